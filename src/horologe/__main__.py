@@ -1,0 +1,5 @@
+"""`python -m horologe`."""
+
+from horologe.cli import main
+
+raise SystemExit(main())

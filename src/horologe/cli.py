@@ -1,0 +1,159 @@
+"""`horologe serve | tools | call`: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import zoneinfo
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from horologe import __version__
+
+DESCRIPTION = "horologe: an MCP server for time, timezones and DST done right."
+EPILOG = """\
+configuration (highest wins): flags > environment > --config FILE > defaults.
+environment: HOROLOGE_<SECTION>__<KEY>, e.g. HOROLOGE_TIME__DEFAULT_TIMEZONE=Europe/Vienna,
+             HOROLOGE_SERVER__NAME; the seed's DEFAULT_TIMEZONE and HOROLOGE_DEFAULT_TIMEZONE;
+             HOROLOGE_LOG_LEVEL.
+config file: the seed's JSON format, e.g.
+  {"server": {"name": "horologe", "transport": "stdio"},
+   "capabilities": {"tools": true, "resources": true, "prompts": true},
+   "time": {"default_timezone": "UTC", "supported_formats": ["iso8601", "unix", "custom"],
+            "precision": "milliseconds"}}
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="horologe", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"horologe {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve", help="run the MCP server", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    _add_settings_flags(serve)
+    serve.add_argument("--transport", choices=["stdio", "http"], help="stdio (default; for local clients) or http")
+    serve.add_argument("--host", help="HTTP: address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="HTTP: port to bind (default 8080)")
+
+    tools = commands.add_parser("tools", help="list the tools and their arguments")
+    _add_settings_flags(tools)
+
+    call = commands.add_parser("call", help="call a tool once, in process, and print its JSON result")
+    _add_settings_flags(call)
+    call.add_argument("tool", help="tool name, e.g. get_current_time")
+    call.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="arguments; values are JSON or plain text")
+    return parser
+
+
+def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, metavar="FILE", help="JSON configuration file (the seed's format)")
+    parser.add_argument(
+        "--default-timezone", metavar="TZ", help="zone used when a call names none ('local' = this host's zone)"
+    )
+    parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    # Every zone comes from the tzdata package, never the host's files: the same answers on every machine.
+    zoneinfo.reset_tzpath(to=())
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    from horologe.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(args.config, _overrides(args))
+    except ConfigError as exc:
+        print(f"horologe: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.logging.level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if args.command == "serve":
+        return _serve(settings)
+    if args.command == "tools":
+        return _list_tools()
+    return _call(settings, args.tool, args.arguments)
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    flags = {
+        ("time", "default_timezone"): args.default_timezone,
+        ("logging", "level"): args.log_level,
+        ("server", "transport"): getattr(args, "transport", None),
+        ("server", "host"): getattr(args, "host", None),
+        ("server", "port"): getattr(args, "port", None),
+    }
+    overrides: dict[str, dict[str, Any]] = {}
+    for (section, key), value in flags.items():
+        if value is not None:
+            overrides.setdefault(section, {})[key] = value
+    return overrides
+
+
+def _serve(settings: Any) -> int:
+    import anyio
+
+    from horologe.clock import SystemClock
+    from horologe.server.app import build_server
+
+    if settings.server.transport == "http":
+        print("horologe: the HTTP transport is not available in this build; use --transport stdio", file=sys.stderr)
+        return 2
+    from horologe.transports.stdio import serve_stdio
+
+    server = build_server(settings, SystemClock())
+    try:
+        anyio.run(serve_stdio, server)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _list_tools() -> int:
+    from horologe.server.app import tool_definition
+    from horologe.server.tools import TOOLS
+
+    for spec in TOOLS:
+        schema = tool_definition(spec)["inputSchema"]
+        required = set(schema.get("required", []))
+        names = [name if name in required else f"[{name}]" for name in schema["properties"]]
+        print(f"{spec.name}({', '.join(names)})  {spec.title}")
+    return 0
+
+
+def _call(settings: Any, tool: str, pairs: Sequence[str]) -> int:
+    from mcp.shared.exceptions import MCPError
+
+    from horologe.clock import SystemClock
+    from horologe.server.app import Horologe, default_zone_from
+
+    arguments: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            print(f"horologe: argument {pair!r} must look like key=value", file=sys.stderr)
+            return 2
+        try:
+            arguments[key] = json.loads(value)
+        except json.JSONDecodeError:
+            arguments[key] = value
+    app = Horologe(settings, SystemClock(), default_zone_from(settings))
+    try:
+        result = app.run_tool(tool, arguments, app.context())
+    except MCPError as exc:
+        print(f"horologe: {exc.error.message}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.get("structuredContent"), indent=2, ensure_ascii=False))
+    return 1 if result.get("isError") else 0

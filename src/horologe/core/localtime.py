@@ -1,0 +1,125 @@
+"""Placing a wall-clock time on the timeline: DST gaps and folds detected and resolved explicitly.
+
+The policies follow RFC 5545 and TC39 Temporal:
+
+- ``compatible`` (default): a gap time moves forward by the gap length, a fold time takes the
+  first (earlier) occurrence.
+- ``earlier`` / ``later``: take the earlier or later of the two candidate instants.
+- ``reject``: raise instead of guessing.
+
+All comparisons are made in UTC: stdlib equality ignores ``fold`` within one zone (PEP 495).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from typing import Literal, get_args
+
+from horologe.core.errors import AmbiguousLocalTime, InvalidArgument, NonexistentLocalTime
+
+Disambiguation = Literal["compatible", "earlier", "later", "reject"]
+DISAMBIGUATIONS: tuple[str, ...] = get_args(Disambiguation)
+LocalStatus = Literal["unique", "gap", "fold"]
+
+
+@dataclass(frozen=True, slots=True)
+class LocalResolution:
+    """A wall-clock time resolved in a zone, with what was found about it."""
+
+    instant: datetime
+    status: LocalStatus
+    candidates: tuple[datetime, ...]
+    policy: Disambiguation
+
+    @property
+    def dst_gap(self) -> bool:
+        """Whether the wall time does not exist (skipped by a forward transition)."""
+        return self.status == "gap"
+
+    @property
+    def ambiguous(self) -> bool:
+        """Whether the wall time exists twice (repeated by a backward transition)."""
+        return self.status == "fold"
+
+    def report(self) -> dict[str, object]:
+        """The DST facts for a response: flags, candidate instants and the policy applied."""
+        body: dict[str, object] = {"dst_gap": self.dst_gap, "ambiguous": self.ambiguous}
+        if self.status != "unique":
+            body["candidates"] = [c.isoformat() for c in self.candidates]
+            body["disambiguation"] = self.policy
+        return body
+
+
+def check_disambiguation(value: str) -> Disambiguation:
+    """Validate a disambiguation policy name."""
+    if value not in DISAMBIGUATIONS:
+        raise InvalidArgument(
+            f"Unknown disambiguation {value!r}. Use one of: {', '.join(DISAMBIGUATIONS)}.",
+            suggestions=list(DISAMBIGUATIONS),
+        )
+    return value  # type: ignore[return-value]
+
+
+def resolve_local(wall: datetime, zone: tzinfo, policy: Disambiguation = "compatible") -> LocalResolution:
+    """Place a naive wall-clock time in `zone`, detecting gaps and folds and applying `policy`."""
+    if wall.tzinfo is not None:
+        raise ValueError("resolve_local takes a naive datetime")
+    first = wall.replace(tzinfo=zone, fold=0)
+    second = wall.replace(tzinfo=zone, fold=1)
+    offset_first, offset_second = first.utcoffset(), second.utcoffset()
+    if offset_first == offset_second:
+        return LocalResolution(first, "unique", (first,), policy)
+    # Both readings differ: either the wall time repeats (fold) or it was skipped (gap).
+    # A fold time survives a round trip through UTC; a gap time comes back shifted.
+    round_trip = first.astimezone(UTC).astimezone(zone)
+    is_fold = round_trip.replace(tzinfo=None) == wall
+    earlier, later = _ordered(first, second)
+    if is_fold:
+        return _pick_fold(wall, zone, earlier, later, policy)
+    return _pick_gap(wall, zone, earlier, later, policy)
+
+
+def _ordered(a: datetime, b: datetime) -> tuple[datetime, datetime]:
+    return (a, b) if a.astimezone(UTC) <= b.astimezone(UTC) else (b, a)
+
+
+def _normalized(instant: datetime, zone: tzinfo) -> datetime:
+    """The instant expressed as a real wall time in `zone` (moves gap readings out of the gap)."""
+    return instant.astimezone(UTC).astimezone(zone)
+
+
+def _pick_fold(
+    wall: datetime, zone: tzinfo, earlier: datetime, later: datetime, policy: Disambiguation
+) -> LocalResolution:
+    candidates = (_normalized(earlier, zone), _normalized(later, zone))
+    if policy == "reject":
+        raise AmbiguousLocalTime(
+            f"{wall.isoformat()} happens twice in {_zone_name(zone)} (clocks go back): "
+            f"{candidates[0].isoformat()} or {candidates[1].isoformat()}. "
+            "Pass disambiguation 'earlier' or 'later' to choose, or give an explicit UTC offset.",
+            suggestions=["earlier", "later"],
+            details={"candidates": [c.isoformat() for c in candidates]},
+        )
+    chosen = candidates[1] if policy == "later" else candidates[0]
+    return LocalResolution(chosen, "fold", candidates, policy)
+
+
+def _pick_gap(
+    wall: datetime, zone: tzinfo, earlier: datetime, later: datetime, policy: Disambiguation
+) -> LocalResolution:
+    candidates = (_normalized(earlier, zone), _normalized(later, zone))
+    if policy == "reject":
+        raise NonexistentLocalTime(
+            f"{wall.isoformat()} does not exist in {_zone_name(zone)} (clocks skip it). "
+            f"Nearest readings: {candidates[0].isoformat()} or {candidates[1].isoformat()}. "
+            "Pass disambiguation 'earlier', 'later' or 'compatible' to choose one.",
+            suggestions=["compatible", "earlier", "later"],
+            details={"candidates": [c.isoformat() for c in candidates]},
+        )
+    chosen = candidates[0] if policy == "earlier" else candidates[1]
+    return LocalResolution(chosen, "gap", candidates, policy)
+
+
+def _zone_name(zone: tzinfo) -> str:
+    return str(getattr(zone, "key", None) or zone)

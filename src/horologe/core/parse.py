@@ -1,0 +1,395 @@
+"""Reading timestamps: ISO 8601 / RFC 3339, Unix time, RFC 2822 and HTTP dates, into aware instants.
+
+Decisions worth knowing:
+
+- A string of digits (optionally signed, optionally with a fraction) is Unix time, never a basic-format
+  ISO date: ``"20250817"`` is 1970-08-23. Write the date as ``2025-08-17`` instead.
+- Leap seconds (``23:59:60``) are refused: neither Python nor Unix time can represent them.
+  ``24:00`` is refused too (write ``00:00`` of the next day).
+- More than six fractional digits are truncated (not rounded) to microseconds.
+- Every result must lie within years 1..9999 in UTC, so it can always be converted.
+- A naive input (no offset, no zone name) is read in the given zone; the DST facts travel in
+  ``ParsedTimestamp.resolution``. Unix time and inputs with an offset or zone name are absolute.
+- RFC 2822 weekday names are checked for spelling but not against the date (as email software does).
+  Two-digit years follow RFC 5322: 00-49 are 20xx, 50-99 are 19xx (also for RFC 850 HTTP dates).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from decimal import ROUND_FLOOR, Decimal
+from typing import Final, Literal, get_args
+
+from horologe.core.errors import InvalidArgument, InvalidTimestamp
+from horologe.core.localtime import Disambiguation, LocalResolution, check_disambiguation, resolve_local
+
+TimestampUnit = Literal["auto", "s", "ms", "us"]
+SourceFormat = Literal["iso8601", "unix_seconds", "unix_milliseconds", "unix_microseconds", "rfc2822", "http_date"]
+
+MAX_INPUT_LENGTH: Final = 100
+SUPPORTED_RANGE: Final = "years 1..9999 (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z)"
+ACCEPTED_FORMS: Final = (
+    "Use ISO 8601 like '2025-08-17T10:30:00Z' or '2025-08-17 10:30' (read in the source timezone), "
+    "Unix seconds like 1755426600, RFC 2822 like 'Sun, 17 Aug 2025 10:30:00 +0000', or an HTTP date."
+)
+ACCEPTED_DATE_FORMS: Final = "Use an ISO 8601 date like '2025-08-17', '20250817', '2025-W33-7' or '2025-229'."
+EXAMPLES: Final = ("2025-08-17T10:30:00Z", "2025-08-17 10:30", "1755426600", "Sun, 17 Aug 2025 10:30:00 GMT")
+
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_MIN_UNIX: Final = Decimal(-62135596800)
+_MAX_UNIX: Final = Decimal("253402300799.999999")
+_UNIT_DIVISORS: Final[dict[str, tuple[int, SourceFormat]]] = {
+    "s": (1, "unix_seconds"),
+    "ms": (1_000, "unix_milliseconds"),
+    "us": (1_000_000, "unix_microseconds"),
+}
+
+_NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_ISO = re.compile(r"(?P<date>[0-9Ww+-]+)(?:[Tt ](?P<time>[0-9:.,]+)(?P<offset>[Zz]|[+-][0-9:]+)?)?")
+_ISO_DATES = (
+    re.compile(r"(?P<year>[+-]?\d{4,6})-(?P<month>\d{2})-(?P<day>\d{2})"),
+    re.compile(r"(?P<year>[+-]?\d{4,6})-[Ww](?P<week>\d{2})(?:-(?P<weekday>\d))?"),
+    re.compile(r"(?P<year>[+-]?\d{4,6})-(?P<ordinal>\d{3})"),
+    re.compile(r"(?P<year>\d{4})(?P<month>\d{2})(?P<day>\d{2})"),
+    re.compile(r"(?P<year>\d{4})[Ww](?P<week>\d{2})(?P<weekday>\d)?"),
+    re.compile(r"(?P<year>\d{4})(?P<ordinal>\d{3})"),
+)
+_ISO_TIMES = (
+    re.compile(r"(?P<hour>\d{2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?)?"),
+    re.compile(r"(?P<hour>\d{2})(?:(?P<minute>\d{2})(?:(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?)?"),
+)
+_ISO_OFFSET = re.compile(r"(?P<sign>[+-])(?P<hours>\d{2})(?::?(?P<minutes>\d{2})(?::?(?P<seconds>\d{2}))?)?")
+
+_TIME_OF_DAY = r"(?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?"
+_RFC2822 = re.compile(
+    r"(?:(?P<weekday>[A-Za-z]+)\s*,\s*)?(?P<day>\d{1,2})\s+(?P<month>[A-Za-z]+)\s+(?P<year>\d{2,4})\s+"
+    + _TIME_OF_DAY
+    + r"(?:\s+(?P<zone>[+-]\d{4}|[A-Za-z]+))?(?:\s*\([^()]*\))?"
+)
+_RFC850 = re.compile(
+    r"(?P<weekday>[A-Za-z]+),\s+(?P<day>\d{2})-(?P<month>[A-Za-z]{3})-(?P<year>\d{2})\s+" + _TIME_OF_DAY + r"\s+GMT",
+    re.IGNORECASE,
+)
+_ASCTIME = re.compile(
+    r"(?P<weekday>[A-Za-z]{3})\s+(?P<month>[A-Za-z]{3})\s+(?P<day>\d{1,2})\s+" + _TIME_OF_DAY + r"\s+(?P<year>\d{4})"
+)
+_IMF_FIXDATE = re.compile(r"[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT", re.IGNORECASE)
+
+_MONTHS: Final = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAMES: Final = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# RFC 5322 section 4.3 obsolete zone names (plus UTC, which real mail uses); other military letters are refused.
+_ZONE_NAMES: Final = {
+    "UT": 0,
+    "UTC": 0,
+    "GMT": 0,
+    "Z": 0,
+    "EST": -5,
+    "EDT": -4,
+    "CST": -6,
+    "CDT": -5,
+    "MST": -7,
+    "MDT": -6,
+    "PST": -8,
+    "PDT": -7,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTimestamp:
+    """An instant read from user input, with how it was written and how it was placed on the timeline."""
+
+    instant: datetime
+    source_format: SourceFormat
+    explicit_offset: bool
+    resolution: LocalResolution | None
+
+
+def parse_timestamp(
+    value: str | int | float,
+    zone: tzinfo,
+    *,
+    disambiguation: Disambiguation = "compatible",
+    unit: TimestampUnit = "auto",
+) -> ParsedTimestamp:
+    """Read an ISO 8601, Unix, RFC 2822 or HTTP-date timestamp; naive inputs are read in `zone`."""
+    check_disambiguation(disambiguation)
+    _check_unit(unit)
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise _invalid(value, f"expected a string or a number, not {type(value).__name__}")
+    if isinstance(value, int | float):
+        return _parse_unix_number(value, unit)
+    text = _clean(value)
+    if _NUMBER.fullmatch(text):
+        return _parse_unix(Decimal(text), unit, value)
+    iso = _ISO.fullmatch(text)
+    if iso:
+        return _parse_iso(iso, zone, disambiguation, value)
+    return _parse_mail_date(text, zone, disambiguation, value)
+
+
+def parse_date(value: str) -> date:
+    """Read an ISO 8601 calendar, week or ordinal date (extended or basic format)."""
+    if not isinstance(value, str):
+        raise _invalid(value, f"expected a string, not {type(value).__name__}", forms=ACCEPTED_DATE_FORMS)
+    text = _clean(value, forms=ACCEPTED_DATE_FORMS)
+    return _parse_iso_date(text, value, forms=ACCEPTED_DATE_FORMS)
+
+
+def _check_unit(unit: str) -> None:
+    units = get_args(TimestampUnit)
+    if unit not in units:
+        raise InvalidArgument(f"Unknown timestamp unit {unit!r}. Use one of: {', '.join(units)}.", suggestions=units)
+
+
+def _clean(value: str, *, forms: str = ACCEPTED_FORMS) -> str:
+    if len(value) > MAX_INPUT_LENGTH:
+        raise InvalidTimestamp(
+            f"Could not read the timestamp: it is {len(value)} characters long, the limit is "
+            f"{MAX_INPUT_LENGTH}. {forms}",
+            suggestions=EXAMPLES,
+        )
+    text = value.strip()
+    if not text:
+        raise _invalid(value, "it is empty", forms=forms)
+    return text
+
+
+# --- Unix time -------------------------------------------------------------------------------------------------
+
+
+def _parse_unix_number(value: int | float, unit: TimestampUnit) -> ParsedTimestamp:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _invalid(value, "NaN and infinity are not instants")
+    # str() of a float is its shortest round-trip form, so 1723892200.1 stays .1 rather than .0999999.
+    number = Decimal(value) if isinstance(value, int) else Decimal(str(value))
+    return _parse_unix(number, unit, value)
+
+
+def _parse_unix(number: Decimal, unit: TimestampUnit, original: object) -> ParsedTimestamp:
+    divisor, source_format = _UNIT_DIVISORS[_unix_unit(number, unit, original)]
+    seconds = number / divisor
+    if not _MIN_UNIX <= seconds <= _MAX_UNIX:
+        raise _out_of_range(original, f"{_MIN_UNIX}..{_MAX_UNIX.to_integral_value(ROUND_FLOOR)}")
+    micros = int((seconds * 1_000_000).to_integral_value(ROUND_FLOOR))
+    instant = _EPOCH + timedelta(microseconds=micros)
+    return ParsedTimestamp(instant, source_format, True, None)
+
+
+def _unix_unit(number: Decimal, unit: TimestampUnit, original: object) -> str:
+    if unit != "auto":
+        return unit
+    magnitude = abs(number)
+    if magnitude < Decimal("1e11"):
+        return "s"
+    if magnitude < Decimal("1e14"):
+        return "ms"
+    if magnitude < Decimal("1e17"):
+        return "us"
+    raise InvalidTimestamp(
+        f"Could not read {original!r} as Unix time: it is too large to guess its unit. "
+        f"Pass an explicit unit ('s', 'ms' or 'us'); the supported range is {SUPPORTED_RANGE}.",
+        suggestions=["s", "ms", "us"],
+    )
+
+
+# --- ISO 8601 ---------------------------------------------------------------------------------------------------
+
+
+def _parse_iso(match: re.Match[str], zone: tzinfo, policy: Disambiguation, original: str) -> ParsedTimestamp:
+    day = _parse_iso_date(match["date"], original)
+    hour, minute, second, micro = _parse_iso_time(match["time"], original) if match["time"] else (0, 0, 0, 0)
+    wall = datetime(day.year, day.month, day.day, hour, minute, second, micro)
+    if match["offset"] is None:
+        return _localize(wall, zone, policy, "iso8601", original)
+    instant = wall.replace(tzinfo=_parse_iso_offset(match["offset"], original))
+    return ParsedTimestamp(_in_range(instant, original), "iso8601", True, None)
+
+
+def _parse_iso_date(text: str, original: object, *, forms: str = ACCEPTED_FORMS) -> date:
+    for pattern in _ISO_DATES:
+        match = pattern.fullmatch(text)
+        if match:
+            return _build_date(match.groupdict(), original, forms)
+    raise _invalid(original, None, forms=forms)
+
+
+def _build_date(fields: dict[str, str | None], original: object, forms: str) -> date:
+    year = int(fields["year"] or 0)
+    if not 1 <= year <= 9999:
+        raise _out_of_range(original)
+    try:
+        if fields.get("week"):
+            return date.fromisocalendar(year, int(fields["week"] or 0), int(fields.get("weekday") or 1))
+        if fields.get("ordinal"):
+            return _ordinal_date(year, int(fields["ordinal"] or 0))
+        return date(year, int(fields["month"] or 0), int(fields["day"] or 0))
+    except ValueError as exc:
+        raise _invalid(original, str(exc), forms=forms) from None
+
+
+def _ordinal_date(year: int, ordinal: int) -> date:
+    days_in_year = (date(year, 12, 31) - date(year, 1, 1)).days + 1
+    if not 1 <= ordinal <= days_in_year:
+        raise ValueError(f"day of year must be in 1..{days_in_year} for {year}")
+    return date(year, 1, 1) + timedelta(days=ordinal - 1)
+
+
+def _parse_iso_time(text: str, original: str) -> tuple[int, int, int, int]:
+    for pattern in _ISO_TIMES:
+        match = pattern.fullmatch(text)
+        if match:
+            fraction = match["fraction"] or ""
+            hour, minute, second = (int(match[name] or 0) for name in ("hour", "minute", "second"))
+            _check_clock(hour, minute, second, original)
+            return hour, minute, second, int(fraction[:6].ljust(6, "0"))
+    raise _invalid(original, f"the time {text!r} is not HH:MM[:SS[.fff]] (fractions only on seconds)")
+
+
+def _check_clock(hour: int, minute: int, second: int, original: object) -> None:
+    if second == 60:
+        raise _invalid(original, "leap seconds (second 60) cannot be represented; use :59 or the next minute")
+    if hour == 24:
+        raise _invalid(original, "hour 24 is not accepted; use 00:00 of the next day")
+    for name, amount, limit in (("hour", hour, 23), ("minute", minute, 59), ("second", second, 59)):
+        if amount > limit:
+            raise _invalid(original, f"{name} must be in 0..{limit}")
+
+
+def _parse_iso_offset(text: str, original: str) -> tzinfo:
+    if text in ("Z", "z"):
+        return UTC
+    match = _ISO_OFFSET.fullmatch(text)
+    if not match:
+        raise _invalid(original, f"the UTC offset {text!r} is not ±HH:MM")
+    hours, minutes, seconds = (int(match[name] or 0) for name in ("hours", "minutes", "seconds"))
+    if hours > 23 or minutes > 59 or seconds > 59:
+        raise _invalid(original, f"the UTC offset {text!r} must lie strictly between -24:00 and +24:00")
+    offset = timedelta(hours=hours, minutes=minutes, seconds=seconds)
+    return timezone(-offset if match["sign"] == "-" else offset)
+
+
+# --- RFC 2822 and HTTP dates ------------------------------------------------------------------------------------
+
+
+def _parse_mail_date(text: str, zone: tzinfo, policy: Disambiguation, original: str) -> ParsedTimestamp:
+    for pattern in (_RFC850, _ASCTIME):
+        match = pattern.fullmatch(text)
+        if match:
+            # RFC 9110: every HTTP date is in GMT, asctime ones included.
+            return _build_mail_date({**match.groupdict(), "zone": "GMT"}, zone, policy, "http_date", original)
+    match = _RFC2822.fullmatch(text)
+    if not match:
+        raise _invalid(original, None)
+    source_format: SourceFormat = "http_date" if _IMF_FIXDATE.fullmatch(text) else "rfc2822"
+    return _build_mail_date(match.groupdict(), zone, policy, source_format, original)
+
+
+def _build_mail_date(
+    fields: dict[str, str | None],
+    zone: tzinfo,
+    policy: Disambiguation,
+    source_format: SourceFormat,
+    original: str,
+) -> ParsedTimestamp:
+    _check_weekday(fields["weekday"], original)
+    year = _mail_year(fields["year"] or "", original)
+    hour, minute, second = (int(fields[name] or 0) for name in ("hour", "minute", "second"))
+    _check_clock(hour, minute, second, original)
+    try:
+        wall = datetime(
+            year, _month_number(fields["month"] or "", original), int(fields["day"] or 0), hour, minute, second
+        )
+    except ValueError as exc:
+        raise _invalid(original, str(exc)) from None
+    if fields["zone"] is None:
+        return _localize(wall, zone, policy, source_format, original)
+    instant = wall.replace(tzinfo=_mail_zone(fields["zone"], original))
+    return ParsedTimestamp(_in_range(instant, original), source_format, True, None)
+
+
+def _check_weekday(name: str | None, original: str) -> None:
+    if name is not None and name.lower() not in _WEEKDAYS and name.lower() not in {d[:3] for d in _WEEKDAYS}:
+        raise _invalid(original, f"{name!r} is not a day of the week")
+
+
+def _month_number(name: str, original: str) -> int:
+    lowered = name.lower()
+    for number, (short, full) in enumerate(zip(_MONTHS, _MONTH_NAMES, strict=True), start=1):
+        if lowered in (short, full):
+            return number
+    raise _invalid(original, f"{name!r} is not a month name")
+
+
+def _mail_year(text: str, original: str) -> int:
+    year = int(text)
+    if len(text) == 2:
+        return year + (2000 if year < 50 else 1900)
+    if len(text) == 3:
+        return year + 1900
+    if not 1 <= year <= 9999:
+        raise _out_of_range(original)
+    return year
+
+
+def _mail_zone(name: str, original: str) -> tzinfo:
+    if name[0] in "+-":
+        hours, minutes = int(name[1:3]), int(name[3:5])
+        if hours > 23 or minutes > 59:
+            raise _invalid(original, f"the UTC offset {name!r} must lie strictly between -2400 and +2400")
+        offset = timedelta(hours=hours, minutes=minutes)
+        return timezone(-offset if name[0] == "-" else offset)
+    hours_east = _ZONE_NAMES.get(name.upper())
+    if hours_east is None:
+        raise _invalid(original, f"unknown zone name {name!r}; write a numeric offset like +0000 or -0400")
+    return timezone(timedelta(hours=hours_east))
+
+
+# --- Shared -----------------------------------------------------------------------------------------------------
+
+
+def _localize(
+    wall: datetime, zone: tzinfo, policy: Disambiguation, source_format: SourceFormat, original: object
+) -> ParsedTimestamp:
+    try:
+        resolution = resolve_local(wall, zone, policy)
+    except OverflowError:
+        raise _out_of_range(original) from None
+    return ParsedTimestamp(_in_range(resolution.instant, original), source_format, False, resolution)
+
+
+def _in_range(instant: datetime, original: object) -> datetime:
+    try:
+        instant.astimezone(UTC)
+    except OverflowError:
+        raise _out_of_range(original) from None
+    return instant
+
+
+def _invalid(value: object, reason: str | None, *, forms: str = ACCEPTED_FORMS) -> InvalidTimestamp:
+    because = f": {reason}." if reason else "."
+    return InvalidTimestamp(f"Could not read {value!r} as a timestamp{because} {forms}", suggestions=EXAMPLES)
+
+
+def _out_of_range(value: object, extra: str | None = None) -> InvalidTimestamp:
+    also = f"; in Unix seconds that is {extra}" if extra else ""
+    return InvalidTimestamp(
+        f"{value!r} is outside the supported range: {SUPPORTED_RANGE}{also}.",
+        details={"min": "0001-01-01T00:00:00Z", "max": "9999-12-31T23:59:59.999999Z"},
+    )

@@ -1,0 +1,30 @@
+"""The host's timezone, detected with tzlocal; never crashes: falls back to UTC with a warning."""
+
+from __future__ import annotations
+
+import logging
+
+from horologe.core.errors import TimeError
+from horologe.core.zones import resolve_zone
+
+logger = logging.getLogger("horologe")
+
+
+def host_zone_name() -> str:
+    """The IANA name of the host's zone, or 'UTC' when it cannot be determined."""
+    try:
+        import tzlocal
+
+        name = tzlocal.get_localzone_name()
+    except Exception as exc:  # tzlocal raises several kinds on misconfigured hosts
+        logger.warning("could not detect the host timezone (%s); using UTC", exc)
+        return "UTC"
+    if not name:
+        logger.warning("the host timezone has no IANA name; using UTC")
+        return "UTC"
+    try:
+        resolve_zone(name)
+    except TimeError:
+        logger.warning("the host timezone %r is not in the tzdata in use; using UTC", name)
+        return "UTC"
+    return name

@@ -1,0 +1,59 @@
+"""The command line: --version, --help, tools, call, and start-up errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from horologe import __version__
+from horologe.cli import main
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out.strip() == f"horologe {__version__}"
+
+
+def test_help_describes_serve_and_configuration(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    assert "--default-timezone" in out and "DEFAULT_TIMEZONE" in out and "--config" in out
+
+
+def test_tools_lists_the_six_tools(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tools"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 6 and "convert_timezone(timestamp, to_timezone" in out
+
+
+def test_call_runs_a_tool_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["call", "convert_timezone", "timestamp=2026-03-29T02:30", "from_timezone=Europe/Vienna", "to_timezone=UTC"]
+    )
+    assert code == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["original"]["dst"]["dst_gap"] is True and body["utc"] == "2026-03-29T01:30:00Z"
+
+
+def test_call_with_a_bad_argument_reports_the_error_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", "get_current_time", "timezone=Mars/Base"]) == 1
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == -32000
+
+
+def test_call_of_an_unknown_tool_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["call", "get_weather"]) == 2
+    assert "Unknown tool" in capsys.readouterr().err
+
+
+def test_bad_default_timezone_flag_stops_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--default-timezone", "Atlantis"]) == 2
+    assert "time.default_timezone" in capsys.readouterr().err
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "serve" in capsys.readouterr().out

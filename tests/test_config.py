@@ -1,0 +1,113 @@
+"""Settings: precedence flags > environment > file > defaults, and clear errors naming the bad key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from horologe.config import ConfigError, load_settings
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in (
+        "DEFAULT_TIMEZONE",
+        "HOROLOGE_DEFAULT_TIMEZONE",
+        "HOROLOGE_TIME__DEFAULT_TIMEZONE",
+        "HOROLOGE_LOG_LEVEL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+def write(tmp_path: Path, body: object) -> Path:
+    path = tmp_path / "horologe.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    return path
+
+
+def test_defaults_are_utc_stdio_and_all_capabilities() -> None:
+    settings = load_settings()
+    assert settings.time.default_timezone == "UTC"
+    assert settings.server.transport == "stdio"
+    assert settings.capabilities.tools and settings.capabilities.resources and settings.capabilities.prompts
+
+
+def test_the_seed_configuration_file_is_accepted(tmp_path: Path) -> None:
+    seed = {
+        "server": {
+            "name": "time-mcp-server",
+            "version": "1.0.0",
+            "transport": "stdio",
+            "host": "localhost",
+            "port": 8080,
+        },
+        "capabilities": {"tools": True, "resources": True, "prompts": True},
+        "time": {
+            "default_timezone": "UTC",
+            "supported_formats": ["iso8601", "rfc3339", "unix", "custom"],
+            "precision": "milliseconds",
+        },
+    }
+    settings = load_settings(write(tmp_path, seed))
+    assert settings.server.name == "time-mcp-server"
+    assert settings.time.supported_formats == ("iso8601", "rfc3339", "unix", "custom")
+
+
+def test_flags_beat_environment_beats_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, {"time": {"default_timezone": "Asia/Tokyo"}})
+    assert load_settings(path).time.default_timezone == "Asia/Tokyo"
+    monkeypatch.setenv("DEFAULT_TIMEZONE", "Europe/Vienna")
+    assert load_settings(path).time.default_timezone == "Europe/Vienna"
+    monkeypatch.setenv("HOROLOGE_TIME__DEFAULT_TIMEZONE", "America/Chicago")
+    assert load_settings(path).time.default_timezone == "America/Chicago"
+    flags = {"time": {"default_timezone": "Australia/Sydney"}}
+    assert load_settings(path, flags).time.default_timezone == "Australia/Sydney"
+
+
+def test_file_values_merge_with_flags_of_the_same_section(tmp_path: Path) -> None:
+    path = write(tmp_path, {"time": {"precision": "seconds"}})
+    settings = load_settings(path, {"time": {"default_timezone": "Europe/Vienna"}})
+    assert settings.time.precision == "seconds"
+    assert settings.time.default_timezone == "Europe/Vienna"
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        ({"time": {"default_timezone": "Mars/Base"}}, "time.default_timezone"),
+        ({"time": {"precision": "fortnights"}}, "time.precision"),
+        ({"time": {"supported_formats": ["iso8601", "sundial"]}}, "time.supported_formats"),
+        ({"server": {"port": 70000}}, "server.port"),
+        ({"server": {"colour": "blue"}}, "server.colour"),
+        ({"tiem": {}}, "tiem"),
+    ],
+)
+def test_invalid_configuration_names_the_bad_key(tmp_path: Path, body: object, key: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        load_settings(write(tmp_path, body))
+    assert key in str(raised.value)
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", ""])
+def test_a_config_file_that_is_not_a_json_object_is_refused(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError):
+        load_settings(path)
+
+
+def test_a_missing_config_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_settings(tmp_path / "nope.json")
+
+
+def test_an_invalid_environment_value_names_the_variable_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEFAULT_TIMEZONE", "Nowhere/Land")
+    with pytest.raises(ConfigError, match=r"time\.default_timezone"):
+        load_settings()
+
+
+def test_local_is_accepted_as_the_default_timezone() -> None:
+    assert load_settings(None, {"time": {"default_timezone": "LOCAL"}}).time.default_timezone == "local"
