@@ -123,7 +123,7 @@ def _serve(settings: Any) -> int:
 
 def _list_tools() -> int:
     from horologe.server.app import tool_definition
-    from horologe.server.tools import TOOLS
+    from horologe.server.catalog import TOOLS
 
     for spec in TOOLS:
         schema = tool_definition(spec)["inputSchema"]

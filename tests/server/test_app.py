@@ -13,7 +13,7 @@ from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
-from horologe.server import tools as tools_module
+from horologe.server import catalog
 
 pytestmark = pytest.mark.anyio
 ERAS = ["legacy", "2026-07-28"]
@@ -314,8 +314,8 @@ async def test_a_bug_becomes_a_generic_internal_error(client: Client, monkeypatc
     def explode(*args: object) -> dict[str, Any]:
         raise RuntimeError("secret internals")
 
-    spec = tools_module.TOOLS_BY_NAME["get_current_time"]
-    monkeypatch.setitem(tools_module.TOOLS_BY_NAME, "get_current_time", dataclasses.replace(spec, run=explode))
+    spec = catalog.TOOLS_BY_NAME["get_current_time"]
+    monkeypatch.setitem(catalog.TOOLS_BY_NAME, "get_current_time", dataclasses.replace(spec, run=explode))
     with pytest.raises(MCPError) as raised:
         await client.call_tool("get_current_time", {})
     assert raised.value.error.code == INTERNAL_ERROR

@@ -18,9 +18,10 @@ from horologe.context import RequestContext
 from horologe.core.errors import TimeError
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.server import completion, prompts, resources
+from horologe.server.catalog import TOOLS, TOOLS_BY_NAME
 from horologe.server.errors import arguments_error, internal_errors, invalid_params, tool_error
 from horologe.server.schemas import clean_schema
-from horologe.server.tools import TOOLS, TOOLS_BY_NAME, ToolOptions, ToolSpec
+from horologe.server.tools import ToolOptions, ToolSpec
 
 INSTRUCTIONS = (
     "horologe answers questions about time precisely: the current time anywhere, conversions between zones on any "

@@ -335,4 +335,3 @@ TOOLS: tuple[ToolSpec, ...] = (
         list_timezones,
     ),
 )
-TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}

@@ -1,0 +1,9 @@
+"""Every tool the server offers, in listing order. A new tool module adds its TOOLS here."""
+
+from __future__ import annotations
+
+from horologe.server import tools
+from horologe.server.tools import ToolSpec
+
+TOOLS: tuple[ToolSpec, ...] = (*tools.TOOLS,)
+TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
