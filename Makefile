@@ -13,11 +13,11 @@ $(UV):
 	.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"
 
 $(VENV)/.runtime: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --no-dev
+	$(UV) sync --frozen --no-dev --extra fast
 	touch $@
 
 $(VENV)/.dev: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen
+	$(UV) sync --frozen --extra fast
 	touch $@ $(VENV)/.runtime
 
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
