@@ -42,6 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=["stdio", "http"], help="stdio (default; for local clients) or http")
     serve.add_argument("--host", help="HTTP: address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="HTTP: port to bind (default 8080)")
+    serve.add_argument("--workers", type=int, help="HTTP: worker processes (default 1)")
+    serve.add_argument(
+        "--stateful", action="store_true", default=None, help="HTTP: 2025-era sessions with SSE (default: stateless)"
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="HOST",
+        help="HTTP: accepted Host header, repeatable ('api.example.com', 'name:*'); required off loopback",
+    )
+    serve.add_argument("--allowed-origin", action="append", metavar="ORIGIN", help="HTTP: accepted Origin, repeatable")
+    serve.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="HTTP: origin given CORS headers")
 
     tools = commands.add_parser("tools", help="list the tools and their arguments")
     _add_settings_flags(tools)
@@ -94,6 +106,11 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         ("server", "transport"): getattr(args, "transport", None),
         ("server", "host"): getattr(args, "host", None),
         ("server", "port"): getattr(args, "port", None),
+        ("http", "workers"): getattr(args, "workers", None),
+        ("http", "stateful"): getattr(args, "stateful", None),
+        ("http", "allowed_hosts"): getattr(args, "allowed_host", None),
+        ("http", "allowed_origins"): getattr(args, "allowed_origin", None),
+        ("http", "cors_origins"): getattr(args, "cors_origin", None),
     }
     overrides: dict[str, dict[str, Any]] = {}
     for (section, key), value in flags.items():
@@ -109,8 +126,14 @@ def _serve(settings: Any) -> int:
     from horologe.server.app import build_server
 
     if settings.server.transport == "http":
-        print("horologe: the HTTP transport is not available in this build; use --transport stdio", file=sys.stderr)
-        return 2
+        from horologe.transports.http import serve_http
+
+        try:
+            serve_http(settings)
+        except ValueError as exc:
+            print(f"horologe: {exc}", file=sys.stderr)
+            return 2
+        return 0
     from horologe.transports.stdio import serve_stdio
 
     server = build_server(settings, SystemClock())

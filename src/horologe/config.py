@@ -95,6 +95,23 @@ class TimeSection(_Section):
         return value
 
 
+class HttpSection(_Section):
+    """The HTTP transport: who may call, how much, how long, and how it is served."""
+
+    allowed_hosts: tuple[str, ...] = Field(
+        default=(), description="Host header values accepted ('api.example.com', 'host:*' for any port)"
+    )
+    allowed_origins: tuple[str, ...] = Field(default=(), description="Origin values accepted ('https://app.example')")
+    cors_origins: tuple[str, ...] = Field(default=(), description="Origins given CORS headers; none by default")
+    max_body_bytes: int = Field(default=1_048_576, ge=1024, le=64 * 1_048_576)
+    max_json_depth: int = Field(default=32, ge=4, le=512)
+    request_timeout_seconds: float = Field(default=30.0, gt=0, le=3600)
+    stateful: bool = Field(default=False, description="2025 era: sessions with SSE streams instead of stateless")
+    workers: int = Field(default=1, ge=1, le=64)
+    access_log: bool = True
+    graceful_shutdown_seconds: float = Field(default=20.0, ge=0, le=600)
+
+
 class LoggingSection(_Section):
     """Logging on stderr (stdout belongs to the protocol)."""
 
@@ -119,6 +136,7 @@ class Settings(BaseSettings):
     server: ServerSection = ServerSection()
     capabilities: CapabilitiesSection = CapabilitiesSection()
     time: TimeSection = TimeSection()
+    http: HttpSection = HttpSection()
     logging: LoggingSection = LoggingSection()
 
     @classmethod

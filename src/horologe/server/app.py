@@ -135,9 +135,9 @@ class Horologe:
         return types.CompleteResult.model_validate({"completion": body})
 
 
-def build_server(settings: Settings, clock: Clock) -> Server[Any]:
+def build_server(settings: Settings, clock: Clock, app: Horologe | None = None) -> Server[Any]:
     """An SDK `Server` with horologe's handlers registered as the settings enable them."""
-    app = Horologe(settings, clock, default_zone_from(settings))
+    app = app or Horologe(settings, clock, default_zone_from(settings))
     caps = settings.capabilities
     handlers: dict[str, Any] = {"on_completion": app.complete}
     if caps.tools:

@@ -1,0 +1,170 @@
+"""The HTTP application: MCP Streamable HTTP at /mcp (both eras), the seed's REST endpoints, health and metrics.
+
+Requests pass, outermost first: access log -> Host/Origin guard -> CORS (only when configured) -> body guard
+(size, JSON, depth) -> timeout -> routes. /mcp answers JSON by default and switches to an SSE stream for a
+request that asked for progress (`_meta.progressToken`), so notifications are never silently dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from horologe.clock import Clock, SystemClock
+from horologe.config import Settings
+from horologe.core import tzdb
+from horologe.server.app import Horologe, build_server, default_zone_from
+from horologe.transports.http_guard import PAYLOAD_KEY, AccessPolicy, BodyGuard, HostOriginGuard, Timeout
+from horologe.transports.http_observe import AccessLog, Metrics
+from horologe.transports.openapi import openapi_document
+from horologe.transports.rest import rest_routes
+
+SETTINGS_ENV = "HOROLOGE_INTERNAL_SETTINGS_JSON"
+# Probes and scrapers address pods by IP: these carry no user data, so they skip the Host allow-list.
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics")
+
+
+class MCPEndpoint:
+    """POST/GET/DELETE /mcp: JSON responses, or SSE when the request carries a progress token (or sessions are on)."""
+
+    def __init__(self, json_manager: StreamableHTTPSessionManager, sse_manager: StreamableHTTPSessionManager) -> None:
+        self.json_manager = json_manager
+        self.sse_manager = sse_manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        payload = scope.get("state", {}).get(PAYLOAD_KEY)
+        manager = self.sse_manager if wants_progress(payload) else self.json_manager
+        await manager.handle_request(scope, receive, send)
+
+
+def wants_progress(payload: object) -> bool:
+    """Whether a JSON-RPC request asked for progress notifications."""
+    if not isinstance(payload, dict):
+        return False
+    params = payload.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and meta.get("progressToken") is not None
+
+
+def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
+    """The ASGI application for these settings."""
+    clock = clock or SystemClock()
+    http = settings.http
+    policy = AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)
+    horologe = Horologe(settings, clock, default_zone_from(settings))
+    server = build_server(settings, clock, horologe)
+    metrics = Metrics()
+    server.middleware.append(metrics.middleware())
+    # Our guard checks Host and Origin on every route; the SDK's own check would only repeat it on /mcp.
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    managers = [
+        StreamableHTTPSessionManager(
+            app=server,
+            json_response=json_response,
+            stateless=not http.stateful,
+            security_settings=security,
+            max_request_body_size=http.max_body_bytes,
+        )
+        for json_response in ((False,) if http.stateful else (True, False))
+    ]
+    endpoint = MCPEndpoint(managers[0], managers[-1])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            for manager in managers:
+                await stack.enter_async_context(manager.run())
+            yield
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        try:
+            ready = "Europe/Vienna" in tzdb.zone_names() and tzdb.get_zone("UTC") is not None
+        except Exception:
+            ready = False
+        body = {"status": "ready" if ready else "not ready", "tzdata_version": tzdb.tzdata_version()}
+        return JSONResponse(body, status_code=200 if ready else 503)
+
+    async def metrics_endpoint(request: Request) -> Response:
+        body, content_type = metrics.exposition()
+        return Response(body, media_type=content_type)
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
+    routes = [
+        Route("/mcp", endpoint, methods=["GET", "POST", "DELETE"]),
+        *rest_routes(horologe, server, metrics),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+        Route("/metrics", metrics_endpoint, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+    ]
+    middleware = [
+        Middleware(AccessLog, metrics=metrics, enabled=http.access_log),
+        Middleware(HostOriginGuard, policy=policy, public_paths=PUBLIC_PATHS),
+    ]
+    if http.cors_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(http.cors_origins),
+                allow_methods=["GET", "POST", "DELETE"],
+                allow_headers=["*"],
+                expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version", "Content-Language", "X-Request-Id"],
+            )
+        )
+    middleware += [
+        Middleware(BodyGuard, max_bytes=http.max_body_bytes, max_depth=http.max_json_depth),
+        Middleware(Timeout, seconds=http.request_timeout_seconds),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+def app_from_environment() -> Starlette:
+    """The app for uvicorn workers: settings arrive serialized in the environment from `horologe serve`."""
+    from horologe.config import load_settings
+
+    raw = os.environ.get(SETTINGS_ENV)
+    settings = Settings.model_validate(json.loads(raw)) if raw else load_settings()
+    return create_app(settings)
+
+
+def serve_http(settings: Settings) -> None:
+    """Run uvicorn (uvloop and httptools when installed) with graceful shutdown on SIGTERM."""
+    import tempfile
+
+    import uvicorn
+
+    http = settings.http
+    AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)  # fail before forking
+    options: dict[str, Any] = {
+        "host": settings.server.host,
+        "port": settings.server.port,
+        "access_log": False,
+        "log_level": settings.logging.level.lower(),
+        "timeout_graceful_shutdown": http.graceful_shutdown_seconds,
+        "server_header": False,
+    }
+    if http.workers == 1:
+        uvicorn.run(create_app(settings), **options)
+        return
+    os.environ[SETTINGS_ENV] = settings.model_dump_json()
+    with tempfile.TemporaryDirectory(prefix="horologe-metrics-") as metrics_dir:
+        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
+        uvicorn.run("horologe.transports.http:app_from_environment", factory=True, workers=http.workers, **options)

@@ -1,0 +1,174 @@
+"""What the HTTP server tells operators: JSON access logs on stderr and Prometheus metrics.
+
+Metric names follow the OpenTelemetry MCP conventions where they exist (`mcp.server.operation.duration`,
+in seconds, with the conventions' buckets), spelled the Prometheus way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sys
+import time
+import uuid
+from typing import Any
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from horologe.transports.http_guard import PAYLOAD_KEY, header
+
+OTEL_MCP_BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300)
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+access_logger = logging.getLogger("horologe.access")
+
+
+class Metrics:
+    """The process's metrics; in multi-worker mode each worker writes to the shared multiprocess directory."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.operations = Counter(
+            "mcp_server_operations",
+            "MCP requests handled, by method, tool and outcome (ok, tool_error, error).",
+            ["mcp_method_name", "tool", "outcome"],
+            registry=self.registry,
+        )
+        self.duration = Histogram(
+            "mcp_server_operation_duration_seconds",
+            "Duration of MCP requests (OpenTelemetry MCP semantic conventions).",
+            ["mcp_method_name", "tool", "outcome"],
+            buckets=OTEL_MCP_BUCKETS,
+            registry=self.registry,
+        )
+        self.http_requests = Counter(
+            "horologe_http_requests",
+            "HTTP requests by route and status.",
+            ["route", "method", "status"],
+            registry=self.registry,
+        )
+        self.in_flight = Gauge(
+            "horologe_http_requests_in_flight",
+            "HTTP requests being served.",
+            registry=self.registry,
+            multiprocess_mode="livesum",
+        )
+        self.rate_limited = Counter(
+            "horologe_rate_limited_requests", "Requests refused by rate limiting.", ["route"], registry=self.registry
+        )
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The metrics text; aggregated over workers when running several."""
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            return generate_latest(registry), CONTENT_TYPE_LATEST
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+    def record(self, method: str, tool: str, outcome: str, seconds: float) -> None:
+        """Count one MCP operation and its duration."""
+        self.operations.labels(method, tool, outcome).inc()
+        self.duration.labels(method, tool, outcome).observe(seconds)
+
+    def middleware(self) -> Any:
+        """A server middleware that records every MCP request (any transport that uses this server)."""
+
+        async def measure(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+            name = ctx.params.get("name") if ctx.params else None
+            tool = name[:64] if ctx.method == "tools/call" and isinstance(name, str) else ""
+            started = time.perf_counter()
+            outcome = "error"
+            try:
+                result = await call_next(ctx)
+                outcome = "tool_error" if _is_tool_error(result) else "ok"
+                return result
+            except MCPError:
+                raise
+            finally:
+                self.record(ctx.method, tool, outcome, time.perf_counter() - started)
+
+        return measure
+
+
+def _is_tool_error(result: object) -> bool:
+    if isinstance(result, dict):
+        return result.get("isError") is True
+    return getattr(result, "is_error", False) is True
+
+
+class AccessLog:
+    """One JSON line per request on stderr: id, method, path, status, duration; never headers or query strings."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics, enabled: bool = True) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.enabled = enabled
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        supplied = header(scope, b"x-request-id")
+        request_id = supplied if supplied and REQUEST_ID.match(supplied) else uuid.uuid4().hex
+        status = 500
+        started = time.perf_counter()
+
+        async def tagged_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        self.metrics.in_flight.inc()
+        try:
+            await self.app(scope, receive, tagged_send)
+        finally:
+            self.metrics.in_flight.dec()
+            duration = time.perf_counter() - started
+            route = _route(scope["path"])
+            self.metrics.http_requests.labels(route, scope["method"], str(status)).inc()
+            if self.enabled:
+                self._log(scope, request_id, status, duration)
+
+    def _log(self, scope: Scope, request_id: str, status: int, duration: float) -> None:
+        payload = scope.get("state", {}).get(PAYLOAD_KEY)
+        entry: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+            "request_id": request_id,
+            "method": scope["method"],
+            "path": scope["path"][:200],
+            "status": status,
+            "duration_ms": round(duration * 1000, 3),
+            "client": (scope.get("client") or ("", 0))[0],
+        }
+        if isinstance(payload, dict):
+            if isinstance(payload.get("method"), str):
+                entry["mcp_method"] = payload["method"][:64]
+            params = payload.get("params")
+            name = params.get("name") if isinstance(params, dict) else payload.get("name")
+            if isinstance(name, str):
+                entry["name"] = name[:64]
+        sys.stderr.write(json.dumps(entry) + "\n")
+
+
+def _route(path: str) -> str:
+    """A bounded label for a path (unknown paths share one label)."""
+    known = {
+        "/mcp",
+        "/mcp/tools/call",
+        "/mcp/resources/read",
+        "/mcp/prompts/get",
+        "/mcp/capabilities",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
+    }
+    return path if path in known else "other"

@@ -1,0 +1,415 @@
+"""`horologe serve --transport http` as a real uvicorn process: SDK clients in both eras and every error path."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import subprocess
+import time
+from typing import Any
+
+import pytest
+from mcp.client import Client
+
+from tests.e2e.conftest import RunningServer, start_http_server
+
+pytestmark = [pytest.mark.e2e]
+MODERN = "2026-07-28"
+ENVELOPE = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+}
+JSON_HEADERS = [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")]
+
+
+def send(
+    server: RunningServer,
+    method: str,
+    path: str,
+    body: bytes | dict[str, Any] | list[Any] | None = None,
+    headers: list[tuple[str, str]] | None = None,
+) -> tuple[int, http.client.HTTPResponse, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    raw = json.dumps(body).encode() if isinstance(body, dict | list) else body
+    connection.putrequest(method, path, skip_host="Host" in dict(headers or []))
+    for name, value in headers if headers is not None else JSON_HEADERS:
+        connection.putheader(name, value)
+    if raw is not None:
+        connection.putheader("Content-Length", str(len(raw)))
+    connection.endheaders(raw)
+    response = connection.getresponse()
+    raw_response = response.read()
+    connection.close()
+    return response.status, response, raw_response
+
+
+def modern_call(name: str, arguments: dict[str, Any], request_id: int = 1) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments, "_meta": ENVELOPE},
+    }
+
+
+def modern_headers(method: str, name: str | None = None, version: str = MODERN) -> list[tuple[str, str]]:
+    headers = [*JSON_HEADERS, ("MCP-Protocol-Version", version), ("Mcp-Method", method)]
+    return headers + ([("Mcp-Name", name)] if name else [])
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+async def test_sdk_http_client_lists_and_calls_tools(http_server: RunningServer, mode: str) -> None:
+    async with Client(f"{http_server.url}/mcp", mode=mode, cache=None) as client:  # type: ignore[arg-type]
+        assert client.protocol_version == (MODERN if mode == MODERN else "2025-11-25")
+        tools = await client.list_tools()
+        assert len(tools.tools) >= 6
+        now = await client.call_tool("get_current_time", {"timezone": "Asia/Kathmandu"})
+        assert now.structured_content is not None and now.structured_content["utc_offset"] == "+05:45"
+        converted = await client.call_tool(
+            "convert_timezone",
+            {"timestamp": "2026-11-01T01:30:00", "from_timezone": "America/New_York", "to_timezone": "UTC"},
+        )
+        assert converted.structured_content is not None
+        assert converted.structured_content["original"]["dst"]["ambiguous"] is True
+        resource = await client.read_resource("timezone://Asia/Tokyo")
+        assert "Asia/Tokyo" in resource.contents[0].text  # type: ignore[union-attr]
+
+
+def test_the_seed_curl_example_works_verbatim(http_server: RunningServer) -> None:
+    curl = shutil.which("curl")
+    assert curl, "curl is needed for this test (.ci/run installs it)"
+    seed = (
+        f"curl -X POST {http_server.url}/mcp/tools/call "
+        '-H "Content-Type: application/json" '
+        """-d '{"name":"get_current_time","arguments":{}}'"""
+    )
+    completed = subprocess.run(["bash", "-c", seed], capture_output=True, timeout=30, check=True)
+    body = json.loads(completed.stdout)
+    assert body["isError"] is False
+    assert body["structuredContent"]["timezone"] == "UTC"
+    assert body["structuredContent"]["timestamp"].endswith("Z")
+
+
+def test_rest_endpoints_share_the_mcp_handlers(http_server: RunningServer) -> None:
+    status, _, raw = send(http_server, "POST", "/mcp/resources/read", {"uri": "horologe://time_formats"})
+    assert status == 200 and "RFC 2822" in json.loads(raw)["contents"][0]["text"]
+    status, _, raw = send(
+        http_server, "POST", "/mcp/prompts/get", {"name": "time_query_assistant", "arguments": {"user_query": "hi"}}
+    )
+    assert status == 200 and json.loads(raw)["messages"][0]["role"] == "user"
+    status, _, raw = send(http_server, "GET", "/mcp/capabilities", headers=[])
+    capabilities = json.loads(raw)
+    assert status == 200 and capabilities["serverInfo"]["name"] == "horologe"
+    assert {"tools", "resources", "prompts"} <= set(capabilities["capabilities"])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        ({"timezone": "Mars/Base"}, -32000),
+        ({"timezone": "UTC", "format": "custom", "custom_format": "%Q"}, -32602),
+    ],
+)
+def test_rest_domain_errors_are_jsonrpc_errors_with_4xx(
+    http_server: RunningServer, arguments: dict[str, Any], code: int
+) -> None:
+    status, _, raw = send(http_server, "POST", "/mcp/tools/call", {"name": "get_current_time", "arguments": arguments})
+    assert status == 400
+    body = json.loads(raw)
+    assert body["jsonrpc"] == "2.0" and body["error"]["code"] == code
+
+
+def test_rest_codes_for_timestamps_and_conversions(http_server: RunningServer) -> None:
+    bad_timestamp = {"name": "format_time", "arguments": {"timestamp": "whenever", "format": "iso8601"}}
+    status, _, raw = send(http_server, "POST", "/mcp/tools/call", bad_timestamp)
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32001
+    gap = {
+        "name": "convert_timezone",
+        "arguments": {
+            "timestamp": "2026-03-29T02:30",
+            "from_timezone": "Europe/Vienna",
+            "to_timezone": "UTC",
+            "disambiguation": "reject",
+        },
+    }
+    status, _, raw = send(http_server, "POST", "/mcp/tools/call", gap)
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32002
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("/mcp/tools/call", {"name": "get_weather", "arguments": {}}, 404),
+        ("/mcp/tools/call", {"arguments": {}}, 400),
+        ("/mcp/tools/call", [1, 2], 400),
+        ("/mcp/resources/read", {"uri": "file:///etc/passwd"}, 404),
+        ("/mcp/prompts/get", {"name": "nope"}, 404),
+    ],
+)
+def test_rest_bad_requests_say_what_is_wrong(http_server: RunningServer, path: str, body: Any, status: int) -> None:
+    got, _, raw = send(http_server, "POST", path, body)
+    assert got == status
+    assert json.loads(raw)["error"]["message"]
+
+
+def test_rest_without_json_content_type_is_415(http_server: RunningServer) -> None:
+    status, _, _ = send(
+        http_server, "POST", "/mcp/tools/call", b'{"name":"get_current_time"}', [("Content-Type", "text/plain")]
+    )
+    assert status == 415
+
+
+def test_openapi_describes_the_rest_endpoints(http_server: RunningServer) -> None:
+    status, _, raw = send(http_server, "GET", "/openapi.json", headers=[])
+    document = json.loads(raw)
+    assert status == 200 and document["openapi"].startswith("3.1")
+    assert {"/mcp/tools/call", "/mcp/resources/read", "/mcp/prompts/get", "/mcp/capabilities"} <= set(document["paths"])
+
+
+def test_health_readiness_and_metrics(http_server: RunningServer) -> None:
+    assert send(http_server, "GET", "/healthz", headers=[])[0] == 200
+    status, _, raw = send(http_server, "GET", "/readyz", headers=[])
+    assert status == 200 and json.loads(raw)["tzdata_version"]
+    send(
+        http_server,
+        "POST",
+        "/mcp",
+        modern_call("get_current_time", {}),
+        modern_headers("tools/call", "get_current_time"),
+    )
+    status, response, raw = send(http_server, "GET", "/metrics", headers=[])
+    text = raw.decode()
+    assert status == 200 and response.getheader("content-type", "").startswith("text/plain")
+    assert 'mcp_server_operations_total{mcp_method_name="tools/call",outcome="ok",tool="get_current_time"}' in text
+    assert "mcp_server_operation_duration_seconds_bucket" in text and 'le="0.01"' in text
+    assert "horologe_http_requests_in_flight" in text
+
+
+# --- error paths on /mcp ------------------------------------------------------------------------------------
+
+
+def test_missing_content_type_is_refused(http_server: RunningServer) -> None:
+    body = json.dumps(modern_call("get_current_time", {})).encode()
+    headers = [
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", MODERN),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "get_current_time"),
+    ]
+    status, _, _ = send(http_server, "POST", "/mcp", body, headers)
+    assert status in (400, 415)
+
+
+def test_wrong_content_type_is_refused(http_server: RunningServer) -> None:
+    headers = [("Content-Type", "text/plain"), *modern_headers("tools/call", "get_current_time")[1:]]
+    status, _, _ = send(http_server, "POST", "/mcp", json.dumps(modern_call("get_current_time", {})).encode(), headers)
+    assert status in (400, 415)
+
+
+def test_bad_json_is_a_parse_error(http_server: RunningServer) -> None:
+    status, _, raw = send(http_server, "POST", "/mcp", b'{"jsonrpc": "2.0", "id": 1,', modern_headers("tools/call"))
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32700
+
+
+def test_oversized_body_is_413(http_server: RunningServer) -> None:
+    call = modern_call("get_current_time", {"timezone": "x" * (2 * 1024 * 1024)})
+    status, _, _ = send(http_server, "POST", "/mcp", call, modern_headers("tools/call", "get_current_time"))
+    assert status == 413
+
+
+def test_deeply_nested_json_is_refused(http_server: RunningServer) -> None:
+    deep: Any = "x"
+    for _ in range(100):
+        deep = {"a": deep}
+    status, _, raw = send(
+        http_server,
+        "POST",
+        "/mcp",
+        modern_call("get_current_time", {"x": deep}),
+        modern_headers("tools/call", "get_current_time"),
+    )
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32600
+
+
+def test_batch_arrays_are_refused(http_server: RunningServer) -> None:
+    batch = [modern_call("get_current_time", {}, 1), modern_call("get_current_time", {}, 2)]
+    status, _, _ = send(http_server, "POST", "/mcp", batch, modern_headers("tools/call", "get_current_time"))
+    assert status == 400
+
+
+def test_unknown_method_on_2026_is_404_and_method_not_found(http_server: RunningServer) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "time/travel", "params": {"_meta": ENVELOPE}}
+    status, _, raw = send(http_server, "POST", "/mcp", body, modern_headers("time/travel"))
+    assert status == 404 and json.loads(raw)["error"]["code"] == -32601
+
+
+def test_header_body_mismatch_is_32020(http_server: RunningServer) -> None:
+    status, _, raw = send(
+        http_server, "POST", "/mcp", modern_call("get_current_time", {}), modern_headers("tools/call", "format_time")
+    )
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32020
+
+
+def test_unsupported_protocol_version_is_32022(http_server: RunningServer) -> None:
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/list",
+        "params": {"_meta": {**ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01"}},
+    }
+    status, _, raw = send(http_server, "POST", "/mcp", body, modern_headers("tools/list", version="2099-01-01"))
+    error = json.loads(raw)["error"]
+    assert status == 400 and error["code"] == -32022 and MODERN in error["data"]["supported"]
+
+
+def test_hostile_origin_is_403(http_server: RunningServer) -> None:
+    headers = [*modern_headers("tools/call", "get_current_time"), ("Origin", "http://evil.example")]
+    status, _, _ = send(http_server, "POST", "/mcp", modern_call("get_current_time", {}), headers)
+    assert status == 403
+
+
+def test_hostile_host_is_refused(http_server: RunningServer) -> None:
+    headers = [("Host", "evil.example"), *modern_headers("tools/call", "get_current_time")]
+    status, _, _ = send(http_server, "POST", "/mcp", modern_call("get_current_time", {}), headers)
+    assert status in (403, 421)
+
+
+def test_local_origin_is_accepted(http_server: RunningServer) -> None:
+    headers = [*modern_headers("tools/call", "get_current_time"), ("Origin", f"http://localhost:{http_server.port}")]
+    status, _, _ = send(http_server, "POST", "/mcp", modern_call("get_current_time", {}), headers)
+    assert status == 200
+
+
+@pytest.mark.parametrize("verb", ["GET", "DELETE"])
+def test_get_and_delete_on_the_2026_era_are_405(http_server: RunningServer, verb: str) -> None:
+    status, _, _ = send(
+        http_server, verb, "/mcp", None, [("Accept", "text/event-stream"), ("MCP-Protocol-Version", MODERN)]
+    )
+    assert status == 405
+
+
+def test_a_legacy_request_with_a_progress_token_gets_an_sse_stream(http_server: RunningServer) -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "list_timezones",
+            "arguments": {"region": "Europe", "limit": 3},
+            "_meta": {"progressToken": "p1"},
+        },
+    }
+    status, response, raw = send(
+        http_server, "POST", "/mcp", call, [*JSON_HEADERS, ("MCP-Protocol-Version", "2025-11-25")]
+    )
+    assert status == 200 and response.getheader("content-type", "").startswith("text/event-stream")
+    events = [
+        json.loads(line[5:]) for line in raw.decode().splitlines() if line.startswith("data:") and line[5:].strip()
+    ]
+    assert events[-1]["id"] == 1 and events[-1]["result"]["structuredContent"]["count"] == 3
+
+
+def test_a_modern_request_with_a_progress_token_is_answered_on_the_streaming_path(http_server: RunningServer) -> None:
+    # The 2026 path commits to SSE when the first notification is sent and answers JSON when none is.
+    call = modern_call("list_timezones", {"region": "Europe", "limit": 3})
+    call["params"]["_meta"]["progressToken"] = "p1"
+    status, response, raw = send(http_server, "POST", "/mcp", call, modern_headers("tools/call", "list_timezones"))
+    content_type = response.getheader("content-type", "")
+    assert status == 200
+    if content_type.startswith("text/event-stream"):
+        raw = next(line[5:] for line in reversed(raw.decode().splitlines()) if line.startswith("data:")).encode()
+    assert json.loads(raw)["result"]["structuredContent"]["count"] == 3
+
+
+def test_json_is_the_default_response(http_server: RunningServer) -> None:
+    status, response, raw = send(
+        http_server,
+        "POST",
+        "/mcp",
+        modern_call("get_current_time", {}),
+        modern_headers("tools/call", "get_current_time"),
+    )
+    assert status == 200 and response.getheader("content-type") == "application/json"
+    assert json.loads(raw)["result"]["structuredContent"]["timezone"] == "UTC"
+
+
+def test_legacy_stateless_call_without_initialize_is_served(http_server: RunningServer) -> None:
+    body = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_current_time", "arguments": {}}}
+    status, _, raw = send(http_server, "POST", "/mcp", body, [*JSON_HEADERS, ("MCP-Protocol-Version", "2025-11-25")])
+    assert status == 200 and json.loads(raw)["result"]["isError"] is False
+
+
+def test_errors_never_carry_stack_traces(http_server: RunningServer) -> None:
+    for body in (b"\xff\xfe", b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"nope"}'):
+        _, _, raw = send(http_server, "POST", "/mcp", body, modern_headers("tools/call"))
+        assert b"Traceback" not in raw and b'File "' not in raw
+
+
+def test_public_bind_without_an_allow_list_fails_at_start() -> None:
+    import sys
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "horologe", "serve", "--transport", "http", "--host", "0.0.0.0", "--port", "1"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert b"--allowed-host" in completed.stderr
+
+
+def test_stateful_sessions_with_sse_work_with_the_sdk_client() -> None:
+    server = start_http_server(["--stateful"])
+    try:
+        import anyio
+
+        async def session() -> None:
+            async with Client(f"{server.url}/mcp", mode="legacy", cache=None) as client:
+                result = await client.call_tool("get_current_time", {"timezone": "Europe/Vienna"})
+                assert result.structured_content is not None
+                assert result.structured_content["timezone"] == "Europe/Vienna"
+
+        anyio.run(session)
+    finally:
+        server.stop()
+
+
+def test_access_log_is_json_lines_with_request_id_and_no_secrets() -> None:
+    server = start_http_server()
+    headers = [
+        *modern_headers("tools/call", "get_current_time"),
+        ("Authorization", "Bearer secret-token-123"),
+        ("X-Request-Id", "abc-123"),
+    ]
+    status, response, _ = send(server, "POST", "/mcp?token=secret-query", modern_call("get_current_time", {}), headers)
+    assert status == 200 and response.getheader("x-request-id") == "abc-123"
+    stderr = server.stop()
+    lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+    entry = next(line for line in lines if line.get("request_id") == "abc-123")
+    assert entry["status"] == 200 and entry["path"] == "/mcp" and entry["duration_ms"] >= 0
+    assert "secret" not in stderr
+
+
+def test_sigterm_lets_an_in_flight_request_finish() -> None:
+    server = start_http_server()
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    body = json.dumps({"name": "list_timezones", "arguments": {"limit": 1000}}).encode()
+    # Headers and half the body go out, then SIGTERM, then the rest: the request is in flight at shutdown.
+    connection.putrequest("POST", "/mcp/tools/call")
+    connection.putheader("Content-Type", "application/json")
+    connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body[:10])
+    time.sleep(0.5)
+    server.process.terminate()
+    time.sleep(0.5)
+    assert server.process.poll() is None, "the server left while a request was in flight"
+    connection.send(body[10:])
+    response = connection.getresponse()
+    assert response.status == 200 and json.loads(response.read())["isError"] is False
+    connection.close()
+    # uvicorn re-raises the signal after its graceful shutdown, so the exit status is "terminated by SIGTERM".
+    assert server.process.wait(timeout=30) in (0, -15)
+    server.stop()
