@@ -6,7 +6,7 @@ UV := .tools/bin/uv
 VENV := .venv
 ARGS ?=
 
-.PHONY: run test check lint format typecheck clean
+.PHONY: run test check lint format typecheck clean bench-http
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -37,3 +37,6 @@ format: $(VENV)/.dev
 
 clean:
 	rm -rf .tools $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+bench-http: $(VENV)/.dev  ## HTTP benchmark against the SDK time server and a bare baseline (needs ../shared)
+	$(VENV)/bin/python bench/http_load.py

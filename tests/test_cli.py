@@ -8,6 +8,7 @@ import pytest
 
 from horologe import __version__
 from horologe.cli import main
+from horologe.server import catalog
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -27,7 +28,7 @@ def test_help_describes_serve_and_configuration(capsys: pytest.CaptureFixture[st
 def test_tools_lists_the_six_tools(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tools"]) == 0
     out = capsys.readouterr().out
-    assert out.count("\n") == 6 and "convert_timezone(timestamp, to_timezone" in out
+    assert out.count("\n") == len(catalog.TOOLS) and "convert_timezone(timestamp, to_timezone" in out
 
 
 def test_call_runs_a_tool_in_process(capsys: pytest.CaptureFixture[str]) -> None:

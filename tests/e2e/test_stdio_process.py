@@ -11,6 +11,8 @@ import pytest
 from mcp import StdioServerParameters
 from mcp.client import Client
 
+from horologe.server import catalog
+
 pytestmark = [pytest.mark.e2e]
 SERVE = [sys.executable, "-m", "horologe", "serve", "--transport", "stdio"]
 ENVELOPE = {
@@ -26,7 +28,7 @@ async def test_sdk_stdio_client_lists_and_calls_tools(mode: str) -> None:
     params = StdioServerParameters(command=SERVE[0], args=SERVE[1:], env={"DEFAULT_TIMEZONE": "Europe/Vienna"})
     async with Client(params, mode=mode, cache=None) as client:  # type: ignore[arg-type]
         tools = await client.list_tools()
-        assert len(tools.tools) == 6
+        assert len(tools.tools) == len(catalog.TOOLS)
         result = await client.call_tool("get_current_time", {})
         assert result.structured_content is not None
         assert result.structured_content["timezone"] == "Europe/Vienna"

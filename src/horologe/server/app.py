@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -15,13 +16,16 @@ from horologe import __version__
 from horologe.clock import Clock
 from horologe.config import Settings
 from horologe.context import RequestContext
+from horologe.core.client_context import CLIENT_CONTEXT_META_KEY, NO_CONTEXT, read_client_context
 from horologe.core.errors import TimeError
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.server import completion, prompts, resources
 from horologe.server.catalog import TOOLS, TOOLS_BY_NAME
 from horologe.server.errors import arguments_error, internal_errors, invalid_params, tool_error
+from horologe.server.localized import locale_known
 from horologe.server.schemas import clean_schema
 from horologe.server.tools import ToolOptions, ToolSpec
+from horologe.server.tracing import drop_unused_tracing
 
 INSTRUCTIONS = (
     "horologe answers questions about time precisely: the current time anywhere, conversions between zones on any "
@@ -61,16 +65,32 @@ class Horologe:
         self.options = ToolOptions(settings.time.supported_formats, settings.time.precision)
 
     def context(self, ctx: Ctx | None = None) -> RequestContext:
-        """The per-request context: the clock's now and the default zone."""
-        return RequestContext(now=self.clock.now(), default_zone=self.default_zone)
+        """The per-request context: client context (SEP-1809) from `_meta` over the clock's now and the default zone.
+
+        The client's `currentTimestamp` is now and its `timezone` the default zone; bad fields are ignored and
+        reported (see `RequestContext.meta`), never an error.
+        """
+        meta = ctx.meta if ctx is not None else None
+        raw = meta.get(CLIENT_CONTEXT_META_KEY) if isinstance(meta, Mapping) else None
+        client = read_client_context(raw, locale_known=locale_known) if raw is not None else NO_CONTEXT
+        return RequestContext(
+            now=client.now or self.clock.now(),
+            default_zone=client.zone or self.default_zone,
+            locale=client.locale,
+            country=client.country,
+            client=client,
+        )
 
     async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         """All tools with schemas, titles and annotations."""
         return types.ListToolsResult(tools=[tool_model(spec) for spec in TOOLS])
 
     async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        """Run a tool for an MCP request."""
-        return types.CallToolResult.model_validate(self.run_tool(params.name, params.arguments, self.context(ctx)))
+        """Run a tool for an MCP request; every result carries the context report in `_meta`."""
+        context = self.context(ctx)
+        result = self.run_tool(params.name, params.arguments, context)
+        result["_meta"] = {**result.get("_meta", {}), **context.meta()}
+        return types.CallToolResult.model_validate(result)
 
     def run_tool(self, name: str, raw_arguments: dict[str, Any] | None, context: RequestContext) -> dict[str, Any]:
         """Run a tool; domain errors and bad arguments come back as `isError` results the model can act on."""
@@ -159,6 +179,7 @@ def build_server(settings: Settings, clock: Clock, app: Horologe | None = None) 
         **handlers,
     )
     server.middleware.append(internal_errors)
+    drop_unused_tracing(server)
     return server
 
 

@@ -45,8 +45,8 @@ class ToolSpec:
 
 
 def zone_from(text: str | None, ctx: RequestContext) -> ResolvedZone:
-    """The zone the caller named, or the request's default zone."""
-    return ctx.zone_or_default(resolve_zone(text) if text is not None else None)
+    """The zone the caller named (the client's country narrows ambiguous names), or the request's default zone."""
+    return ctx.zone_or_default(resolve_zone(text, country_hint=ctx.country) if text is not None else None)
 
 
 def timespec(instant: datetime) -> str:
@@ -95,9 +95,18 @@ def checked_format(fmt: OutputFormat, custom_format: str | None, options: ToolOp
         validate_custom_format(custom_format)
 
 
-def render(instant: datetime, zone: ResolvedZone, fmt: OutputFormat, custom_format: str | None) -> str | int:
-    """Format an instant in a zone."""
-    return format_instant(instant.astimezone(zone.tz), fmt, custom_format=custom_format)
+def render(
+    instant: datetime, zone: ResolvedZone, fmt: OutputFormat, custom_format: str | None, locale: str | None = None
+) -> str | int:
+    """Format an instant in a zone; 'human' follows the client's locale (CLDR) when one was given."""
+    local = instant.astimezone(zone.tz)
+    if fmt == "human" and locale is not None:
+        from horologe.server.localized import human_datetime
+
+        localized = human_datetime(local, locale)
+        if localized is not None:
+            return localized
+    return format_instant(local, fmt, custom_format=custom_format)
 
 
 def truncate(instant: datetime, precision: str) -> datetime:
@@ -121,7 +130,7 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
         **moment(now, zone),
         "unix": int(now.timestamp() // 1),
         "unix_ms": int(now.timestamp() * 1000 // 1),
-        "formatted": render(now, zone, fmt, args.custom_format),
+        "formatted": render(now, zone, fmt, args.custom_format, ctx.locale),
         "format": args.format,
         "utc_offset_seconds": int(facts.utc_offset.total_seconds()),
         "day_of_week": DAY_NAMES[now.weekday()],
@@ -134,7 +143,7 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
 def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """A timestamp of any date moved from one zone to another, with DST gap/fold facts."""
     source = zone_from(args.from_timezone, ctx)
-    target = resolve_zone(args.to_timezone)
+    target = resolve_zone(args.to_timezone, country_hint=ctx.country)
     checked_format(args.format, args.custom_format, options)
     parsed = parse_timestamp(args.timestamp, source.tz, disambiguation=args.disambiguation)
     original = {**moment(parsed.instant, source), "input": str(args.timestamp), "dst": dst_report(parsed)}
@@ -175,7 +184,7 @@ def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: Tool
     checked_format(args.format, args.custom_format, options)
     parsed = parse_timestamp(args.timestamp, zone.tz, disambiguation=args.disambiguation)
     return {
-        "formatted": render(parsed.instant, zone, args.format, args.custom_format),
+        "formatted": render(parsed.instant, zone, args.format, args.custom_format, ctx.locale),
         "format": args.format,
         "timestamp": iso(parsed.instant.astimezone(zone.tz)),
         "timezone": zone.key,
@@ -185,7 +194,7 @@ def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: Tool
 
 def get_timezone_info(args: schemas.GetTimezoneInfoArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """Offsets, DST state, surrounding transitions and IANA facts of a zone at an instant."""
-    zone = resolve_zone(args.timezone)
+    zone = resolve_zone(args.timezone, country_hint=ctx.country)
     at = ctx.now if args.at is None else parse_timestamp(args.at, zone.tz).instant
     local = at.astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, local)

@@ -154,7 +154,9 @@ class BodyGuard:
         except (ValueError, RecursionError):
             await respond(send, 400, json_error(-32700, "Parse error: the body is not valid JSON."))
             return
-        if _depth(payload, self.max_depth) > self.max_depth:
+        # Counting brackets is cheap and bounds the depth from above; walk the tree only when it might be deep.
+        brackets = body.count(b"{") + body.count(b"[")
+        if brackets > self.max_depth and _depth(payload, self.max_depth) > self.max_depth:
             await respond(send, 400, json_error(-32600, f"Invalid Request: JSON nested deeper than {self.max_depth}."))
             return
         scope.setdefault("state", {})[PAYLOAD_KEY] = payload

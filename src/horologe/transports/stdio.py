@@ -22,6 +22,8 @@ from mcp.server.lowlevel.server import Server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from horologe.core.client_context import lift_client_context
+
 logger = logging.getLogger("horologe")
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -96,6 +98,9 @@ def decode_message(line: bytes) -> types.JSONRPCMessage | bytes | None:
         return error_line(INVALID_REQUEST, "Invalid Request: a message must be a JSON object.")
     request_id = payload.get("id")
     request_id = request_id if isinstance(request_id, str | int) and not isinstance(request_id, bool) else None
+    # SEP-1809 puts `clientContext` next to `params`; the SDK drops unknown top-level members, so it moves to
+    # params._meta["io.modelcontextprotocol/clientContext"] first. A `_meta` one already there wins.
+    lift_client_context(payload)
     try:
         return types.jsonrpc_message_adapter.validate_python(payload, by_name=False)
     except ValidationError:

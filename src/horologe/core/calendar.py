@@ -1,0 +1,243 @@
+"""Public holidays and business days, from the `holidays` package (imported lazily: it is heavy).
+
+Semantics:
+
+- A business day is a date that is neither a weekend day nor a public holiday of the country (and
+  subdivision), nor one of the caller's extra holidays.
+- Counting is half-open like numpy's ``busday_count``: business days d with start <= d < end; with end
+  before start the count is negative. So counts add up over adjacent ranges: count(a, b) + count(b, c) ==
+  count(a, c). ``include_end`` counts the end date too.
+- Adding N business days moves to the N-th business day after the start (before it for N < 0); the start
+  itself is never counted. Adding 0 rolls a non-business start forward to the next business day.
+- Holiday names come in the requested language when the package has it, else in American English when it
+  has that, else in the country's own language.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import cache
+from typing import TYPE_CHECKING, Final
+
+from horologe.core.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    from holidays import HolidayBase
+
+MAX_BUSINESS_DAYS: Final = 100_000
+MAX_RANGE_YEARS: Final = 200
+MAX_LISTED: Final = 1000
+WEEKDAY_CODES: Final = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DEFAULT_LANGUAGE: Final = "en_US"
+
+
+@dataclass(frozen=True, slots=True)
+class HolidayCalendar:
+    """A country's (and subdivision's) public holidays, plus the caller's extra holidays and weekend."""
+
+    country: str
+    subdivision: str | None
+    language: str | None
+    weekend: frozenset[int]
+    extra: Mapping[date, str]
+    source: HolidayBase
+
+    def names(self, day: date) -> list[str]:
+        """Names of the holidays on `day` (several when they coincide), extra holidays last."""
+        found = list(self.source.get_list(day)) if day in self.source else []
+        if day in self.extra:
+            found.append(self.extra[day])
+        return found
+
+    def is_business_day(self, day: date) -> bool:
+        """Neither a weekend day nor a holiday."""
+        return day.weekday() not in self.weekend and day not in self.extra and day not in self.source
+
+
+@dataclass(frozen=True, slots=True)
+class HolidayHit:
+    """A holiday met while counting or listing."""
+
+    day: date
+    names: tuple[str, ...]
+    on_weekend: bool
+
+
+def supported_countries() -> Mapping[str, tuple[str, ...]]:
+    """ISO 3166-1 alpha-2 codes (and aliases) the holidays package knows, with their subdivision codes."""
+    import holidays
+
+    supported: Mapping[str, tuple[str, ...]] = {
+        code.upper(): tuple(subdivisions)
+        for code, subdivisions in holidays.list_supported_countries(include_aliases=True).items()
+    }
+    return supported
+
+
+def holiday_calendar(
+    country: str,
+    subdivision: str | None = None,
+    *,
+    language: str | None = None,
+    weekend: Iterable[int] | None = None,
+    extra: Mapping[date, str] | None = None,
+) -> HolidayCalendar:
+    """Holidays of an ISO country code (case-insensitive) and optional subdivision; weekend from the package."""
+    import holidays
+
+    code = _checked_country(country)
+    base = holidays.country_holidays(code)
+    subdiv = _checked_subdivision(code, subdivision, base) if subdivision else None
+    chosen = _language(language, tuple(base.supported_languages), base.default_language)
+    source = holidays.country_holidays(code, subdiv=subdiv, language=chosen)
+    days = frozenset(weekend) if weekend is not None else frozenset(getattr(base, "weekend", {5, 6}))
+    return HolidayCalendar(code, subdiv, chosen, days, dict(extra or {}), source)
+
+
+def holidays_in_year(calendar: HolidayCalendar, year: int) -> list[HolidayHit]:
+    """Every holiday of a year, in date order (coinciding holidays share one entry)."""
+    if not 1 <= year <= 9999:
+        raise InvalidArgument(f"Year {year} is outside 1..9999. Pass a year such as 2026.")
+    _ = date(year, 1, 1) in calendar.source  # loads the year (the package expands years on first lookup)
+    days = sorted({d for d in calendar.source if d.year == year} | {d for d in calendar.extra if d.year == year})
+    return [HolidayHit(d, tuple(calendar.names(d)), d.weekday() in calendar.weekend) for d in days]
+
+
+def count_business_days(
+    calendar: HolidayCalendar, start: date, end: date, *, include_end: bool = False
+) -> tuple[int, list[HolidayHit]]:
+    """Business days in [start, end) (negative when end < start) and the holidays met on the way."""
+    last = end + timedelta(days=1) if include_end and end < date.max else end
+    low, high, sign = (start, last, 1) if last >= start else (last, start, -1)
+    _check_span(low, high)
+    count, hits = 0, []
+    for day in _days(low, high):
+        if calendar.is_business_day(day):
+            count += 1
+        elif names := calendar.names(day):
+            hits.append(HolidayHit(day, tuple(names), day.weekday() in calendar.weekend))
+    return sign * count, hits
+
+
+def add_business_days(calendar: HolidayCalendar, start: date, count: int) -> tuple[date, list[HolidayHit]]:
+    """The `count`-th business day after `start` (before it when negative), and the holidays skipped."""
+    if abs(count) > MAX_BUSINESS_DAYS:
+        raise InvalidArgument(
+            f"count {count} is beyond the limit of {MAX_BUSINESS_DAYS} business days. Use a smaller count.",
+            details={"limit": MAX_BUSINESS_DAYS},
+        )
+    step = timedelta(days=-1 if count < 0 else 1)
+    day, remaining, hits = start, abs(count), []
+    if count == 0:
+        remaining = 0 if calendar.is_business_day(start) else 1
+    while remaining:
+        day = _step(day, step, start)
+        if calendar.is_business_day(day):
+            remaining -= 1
+        elif names := calendar.names(day):
+            hits.append(HolidayHit(day, tuple(names), day.weekday() in calendar.weekend))
+    return day, hits
+
+
+def parse_weekend(days: Iterable[str]) -> frozenset[int]:
+    """Weekday codes ('sat', 'Sunday', 'fri') as Python weekday numbers (Monday 0)."""
+    numbers = set()
+    for text in days:
+        key = str(text).strip().casefold()[:3]
+        if key not in WEEKDAY_CODES or len(str(text).strip()) < 2:
+            raise InvalidArgument(
+                f"Unknown weekday {text!r} in weekend. Use three-letter English names: {', '.join(WEEKDAY_CODES)}.",
+                suggestions=difflib.get_close_matches(key, WEEKDAY_CODES, n=3, cutoff=0.3) or ["sat", "sun"],
+            )
+        numbers.add(WEEKDAY_CODES.index(key))
+    if len(numbers) == 7:
+        raise InvalidArgument("A weekend of all seven days leaves no business days. Leave at least one day out.")
+    return frozenset(numbers)
+
+
+def _step(day: date, step: timedelta, start: date) -> date:
+    try:
+        moved = day + step
+    except OverflowError:
+        raise InvalidArgument("The business day count runs past year 1 or 9999. Use a smaller count.") from None
+    if abs((moved - start).days) > MAX_RANGE_YEARS * 366:
+        raise InvalidArgument(
+            f"The result would be more than {MAX_RANGE_YEARS} years from the start. Use a smaller count.",
+            details={"limit_years": MAX_RANGE_YEARS},
+        )
+    return moved
+
+
+def _days(low: date, high: date) -> Iterator[date]:
+    for offset in range((high - low).days):
+        yield low + timedelta(days=offset)
+
+
+def _check_span(low: date, high: date) -> None:
+    if (high - low).days > MAX_RANGE_YEARS * 366:
+        raise InvalidArgument(
+            f"The range {low.isoformat()}..{high.isoformat()} is longer than {MAX_RANGE_YEARS} years. "
+            "Split it into shorter ranges (counts add up over adjacent ranges).",
+            details={"limit_years": MAX_RANGE_YEARS},
+        )
+
+
+@cache
+def _country_codes() -> tuple[str, ...]:
+    return tuple(supported_countries())
+
+
+def _checked_country(country: str) -> str:
+    code = country.strip().upper()
+    if code in _country_codes():
+        return code
+    from horologe.core.tzdb import countries
+
+    names = {name.casefold(): c for c, name in countries().items()}
+    by_name = names.get(country.strip().casefold())
+    if by_name in _country_codes():
+        return by_name
+    close = [names[n] for n in difflib.get_close_matches(country.strip().casefold(), names, n=3, cutoff=0.7)]
+    if len(code) <= 3:
+        close += difflib.get_close_matches(code, [c for c in _country_codes() if len(c) == 2], n=3, cutoff=0.5)
+    suggestions = list(dict.fromkeys(c for c in close if c in _country_codes()))[:3]
+    hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
+    raise InvalidArgument(
+        f"No public holiday data for country {country[:60]!r}.{hint} Use an ISO 3166-1 alpha-2 code such as "
+        f"'US', 'AT' or 'GB' ({len(_country_codes())} codes are supported).",
+        suggestions=suggestions,
+    )
+
+
+def _checked_subdivision(code: str, subdivision: str, base: HolidayBase) -> str:
+    known = tuple(base.subdivisions)
+    aliases = {alias.casefold(): sub for alias, sub in getattr(base, "subdivisions_aliases", {}).items()}
+    text = subdivision.strip()
+    for candidate in known:
+        if candidate.casefold() == text.casefold():
+            return candidate
+    if text.casefold() in aliases:
+        return str(aliases[text.casefold()])
+    suggestions = [aliases[a] for a in difflib.get_close_matches(text.casefold(), aliases, n=3, cutoff=0.6)]
+    suggestions += difflib.get_close_matches(text.upper(), known, n=3, cutoff=0.3)
+    suggestions = list(dict.fromkeys(suggestions))[:3] or list(known[:3])
+    listing = ", ".join(known) if known else "none"
+    raise InvalidArgument(
+        f"Unknown subdivision {subdivision[:60]!r} for {code}. Known subdivisions: {listing}.",
+        suggestions=suggestions,
+    )
+
+
+def _language(requested: str | None, supported: tuple[str, ...], default: str | None) -> str | None:
+    if requested:
+        wanted = requested.replace("-", "_").casefold()
+        for language in supported:
+            if language.casefold() == wanted:
+                return language
+        for language in supported:
+            if language.casefold().split("_")[0] == wanted.split("_")[0]:
+                return language
+    return DEFAULT_LANGUAGE if DEFAULT_LANGUAGE in supported else default

@@ -1,0 +1,137 @@
+"""Facts about a calendar date: weekday, ISO week, quarter, locale week number and other calendars.
+
+Other calendars come from `convertdate` (Hebrew, Islamic arithmetical/tabular, Persian astronomical, Julian),
+imported lazily. Japanese eras use the era start dates of the Japanese government (Gregorian dates since
+Meiji 6 = 1873; earlier dates are given no era). Week numbers by locale follow CLDR's first day of the week
+and minimal days in the first week, read from Babel.
+"""
+
+from __future__ import annotations
+
+import calendar as stdlib_calendar
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any, Final
+
+from horologe.core.errors import InvalidArgument
+
+DAY_NAMES: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTH_NAMES: Final = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+JAPANESE_ERAS: Final = (
+    (date(2019, 5, 1), "Reiwa", "令和"),
+    (date(1989, 1, 8), "Heisei", "平成"),
+    (date(1926, 12, 25), "Shōwa", "昭和"),
+    (date(1912, 7, 30), "Taishō", "大正"),
+    (date(1873, 1, 1), "Meiji", "明治"),
+)
+_MEIJI_FIRST_YEAR: Final = 1868
+
+
+@dataclass(frozen=True, slots=True)
+class WeekRules:
+    """How a locale numbers weeks: the first day of the week (Monday 0) and minimal days in week 1."""
+
+    locale: str
+    first_day: int
+    min_days: int
+
+
+def locale_week_rules(locale: str) -> WeekRules:
+    """The CLDR week rules of a locale such as 'en_US', 'de-AT' or 'ar_SA'."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        parsed = Locale.parse(locale.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        raise InvalidArgument(
+            f"Unknown locale {locale[:40]!r}. Use a language tag such as 'en_US', 'de_AT' or 'ar_SA'.",
+            suggestions=["en_US", "en_GB", "de_DE"],
+        ) from None
+    return WeekRules(str(parsed), parsed.first_week_day, parsed.min_week_days)
+
+
+def week_number(day: date, rules: WeekRules) -> tuple[int, int]:
+    """(week-based year, week number) of `day` under a locale's week rules (ISO is Monday + 4 days)."""
+    year = day.year
+    start = _first_week_start(year, rules)
+    if day < start:
+        year -= 1
+        start = _first_week_start(year, rules)
+    elif year < 9999 and day >= _first_week_start(year + 1, rules):
+        year += 1
+        start = _first_week_start(year, rules)
+    return year, (day - start).days // 7 + 1
+
+
+def _first_week_start(year: int, rules: WeekRules) -> date:
+    jan1 = date(year, 1, 1)
+    back = (jan1.weekday() - rules.first_day) % 7
+    if 7 - back < rules.min_days:
+        back -= 7  # the week holding Jan 1 is too short: week 1 starts the next week
+    try:
+        return jan1 - timedelta(days=back)
+    except OverflowError:
+        return date.min
+
+
+def date_facts(day: date) -> dict[str, Any]:
+    """Weekday, ISO week, ordinal day, quarter, month length and leap year of a date."""
+    iso_year, iso_week, iso_day = day.isocalendar()
+    leap = stdlib_calendar.isleap(day.year)
+    return {
+        "date": day.isoformat(),
+        "day_of_week": DAY_NAMES[day.weekday()],
+        "iso_weekday": iso_day,
+        "iso_week": iso_week,
+        "iso_week_year": iso_year,
+        "iso_week_date": f"{iso_year:04d}-W{iso_week:02d}-{iso_day}",
+        "day_of_year": day.timetuple().tm_yday,
+        "days_in_year": 366 if leap else 365,
+        "quarter": (day.month - 1) // 3 + 1,
+        "month_name": MONTH_NAMES[day.month - 1],
+        "days_in_month": stdlib_calendar.monthrange(day.year, day.month)[1],
+        "leap_year": leap,
+    }
+
+
+def other_calendars(day: date) -> dict[str, Any]:
+    """The date in the Julian, Hebrew, Islamic (tabular), Persian and Japanese-era calendars."""
+    from convertdate import hebrew, islamic, julian, persian  # type: ignore[import-untyped]
+
+    y, m, d = day.year, day.month, day.day
+    jy, jm, jd = julian.from_gregorian(y, m, d)
+    return {
+        "julian": {"year": jy, "month": jm, "day": jd, "date": f"{jy:04d}-{jm:02d}-{jd:02d}"},
+        "hebrew": _entry(hebrew.from_gregorian, day, hebrew.MONTHS),
+        "islamic": _entry(islamic.from_gregorian, day, islamic.MONTHS),
+        "persian": _entry(persian.from_gregorian, day, persian.MONTHS),
+        "japanese_era": japanese_era(day),
+    }
+
+
+def _entry(convert: Callable[[int, int, int], tuple[int, int, int]], day: date, names: list[str]) -> Any:
+    """One calendar's reading, or None before its epoch or outside the converter's range."""
+    try:
+        with warnings.catch_warnings():  # convertdate's Hebrew code calls its own deprecated month_days
+            warnings.simplefilter("ignore", DeprecationWarning)
+            year, month, number = convert(day.year, day.month, day.day)
+    except (ValueError, IndexError):  # the Persian converter's astronomy covers about -1000..3000 only
+        return None
+    if year < 1:
+        return None
+    return {"year": year, "month": month, "day": number, "month_name": names[month - 1]}
+
+
+def japanese_era(day: date) -> dict[str, Any] | None:
+    """The Japanese era (gengō) and era year of a date since 1873, else None."""
+    for start, name, kanji in JAPANESE_ERAS:
+        if day >= start:
+            first = _MEIJI_FIRST_YEAR if name == "Meiji" else start.year
+            year = day.year - first + 1
+            return {"era": name, "era_kanji": kanji, "year": year, "text": f"{name} {year}"}
+    return None

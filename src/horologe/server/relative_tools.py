@@ -1,0 +1,186 @@
+"""The `resolve_time_expression` tool: "yesterday", "next Friday at 3pm", "Q3 2025" in the user's zone and clock.
+
+The reference instant is `reference_time` when given, else the request's now (the client's
+`currentTimestamp`, else the server clock). The zone is `timezone`, else the client context's, else the
+server's. The week starts on `week_start`, else the locale's first day (Babel/CLDR: Monday in de-AT,
+Sunday in en-US), else Monday. The grammar lives in `horologe.core.relative`; no fallback parser guesses.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import Field, StrictFloat, StrictInt, StrictStr
+
+from horologe.context import RequestContext
+from horologe.core.client_context import read_client_context
+from horologe.core.errors import InvalidArgument
+from horologe.core.parse import parse_timestamp
+from horologe.core.relative import LANGUAGE_CODES, Resolution, resolve_expression
+from horologe.core.zones import ResolvedZone
+from horologe.server import schemas
+from horologe.server.localized import WEEKDAY_NAMES, first_week_day, locale_known
+from horologe.server.tools import ToolOptions, ToolSpec, iso, moment, zone_from
+
+Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+class ResolveTimeExpressionArgs(schemas.Arguments):
+    expression: str = Field(
+        min_length=1,
+        max_length=200,
+        description="A relative time or period in English, German, French, Spanish or Japanese: 'now', "
+        "'in 2 hours', 'next Friday at 3pm', 'tomorrow noon', '3 days ago', 'yesterday', 'this week', "
+        "'last month', 'this quarter', 'Q3 2025', 'last 7 days', 'the past 24 hours', 'since Monday', "
+        "'end of month', 'gestern', 'le mois dernier', 'hace 3 días', '先週'.",
+    )
+    timezone: str | None = Field(
+        default=None,
+        max_length=256,
+        description="Zone to interpret the expression in. Defaults to the client's timezone, else the server's "
+        f"default zone. {schemas.TIMEZONE_HELP}",
+    )
+    locale: str | None = Field(
+        default=None,
+        max_length=64,
+        description="BCP 47 locale such as 'de-AT' or 'en-US': which language to try first and the first day of "
+        "the week. Defaults to the client's locale.",
+    )
+    reference_time: StrictStr | StrictInt | StrictFloat | None = Field(
+        default=None,
+        description="The instant to count from. Defaults to now (the client's currentTimestamp when sent). "
+        f"{schemas.TIMESTAMP_HELP}",
+    )
+    week_start: Weekday | None = Field(
+        default=None,
+        description="First day of the week for 'this week', 'last week'. Defaults to the locale's (Monday in "
+        "de-AT, Sunday in en-US), else Monday.",
+    )
+
+
+class Bound(schemas.Result):
+    local: str = Field(description="ISO 8601 in the zone, with its offset.")
+    utc: str = Field(description="The same instant in UTC.")
+
+
+class ResolveTimeExpressionResult(schemas.Result):
+    expression: str
+    kind: Literal["instant", "period"] = Field(
+        description="'instant' for a point in time; 'period' for a half-open interval [start, end)."
+    )
+    granularity: str = Field(description="second, minute, hour, day, week, month, quarter or year.")
+    language: str = Field(description="Language whose grammar understood the expression (en, de, fr, es, ja).")
+    interpretation: str = Field(description="How the expression was read, in English.")
+    timezone: str
+    instant: Bound | None = Field(default=None, description="The instant (kind 'instant').")
+    start: Bound = Field(description="The instant, or the inclusive start of the period.")
+    end: Bound | None = Field(default=None, description="Exclusive end of the period (kind 'period').")
+    dst: schemas.DstReport | None = Field(
+        default=None, description="For an instant whose wall time falls into a DST gap or fold: what was chosen."
+    )
+    duration_seconds: float | None = Field(default=None, description="end - start, exact elapsed seconds.")
+    contains_reference: bool = Field(description="Whether the period contains the reference instant.")
+    reference: schemas.ZoneMoment = Field(description="The instant the expression was resolved from.")
+    reference_source: Literal["argument", "client_context", "server_clock"]
+    week_start: Weekday
+    week_start_source: Literal["argument", "locale", "default"]
+
+
+def resolve_time_expression(
+    args: ResolveTimeExpressionArgs, ctx: RequestContext, options: ToolOptions
+) -> dict[str, Any]:
+    """Resolve a relative expression into an instant or a half-open period, in the zone and from the reference."""
+    zone = zone_from(args.timezone, ctx)
+    locale = _locale(args.locale) or ctx.locale
+    reference, reference_source = _reference(args.reference_time, zone, ctx)
+    week_start, week_source = _week_start(args.week_start, locale)
+    languages = [locale.split("-")[0]] if locale and locale.split("-")[0] in LANGUAGE_CODES else []
+    resolution = resolve_expression(
+        args.expression, reference=reference, zone=zone.tz, week_start=week_start, languages=languages
+    )
+    return _result(args.expression, resolution, zone, reference, reference_source, week_start, week_source)
+
+
+def _locale(tag: str | None) -> str | None:
+    if tag is None:
+        return None
+    parsed = read_client_context({"locale": tag}, locale_known=locale_known)
+    if parsed.locale is None:
+        raise InvalidArgument(
+            f"Invalid locale {tag[:64]!r}: {parsed.ignored.get('locale', 'unknown')}. Use a BCP 47 tag such as "
+            "'de-AT' or 'en-US'.",
+            suggestions=["en-US", "de-AT", "fr-FR"],
+        )
+    return parsed.locale
+
+
+def _reference(value: str | int | float | None, zone: ResolvedZone, ctx: RequestContext) -> tuple[datetime, str]:
+    if value is not None:
+        return parse_timestamp(value, zone.tz).instant, "argument"
+    return ctx.now, "client_context" if ctx.client.now is not None else "server_clock"
+
+
+def _week_start(explicit: str | None, locale: str | None) -> tuple[int, str]:
+    if explicit is not None:
+        return WEEKDAY_NAMES.index(explicit), "argument"
+    from_locale = first_week_day(locale)
+    if from_locale is not None:
+        return from_locale, "locale"
+    return 0, "default"
+
+
+def _bound(instant: datetime) -> dict[str, str]:
+    return {"local": iso(instant), "utc": iso(instant.astimezone(UTC))}
+
+
+def _result(
+    expression: str,
+    resolution: Resolution,
+    zone: ResolvedZone,
+    reference: datetime,
+    reference_source: str,
+    week_start: int,
+    week_source: str,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "expression": expression,
+        "kind": resolution.kind,
+        "granularity": resolution.granularity,
+        "language": resolution.language,
+        "interpretation": resolution.interpretation,
+        "timezone": zone.key,
+        "start": _bound(resolution.start),
+    }
+    if resolution.end is None:
+        body["instant"] = body["start"]
+        if resolution.local_time is not None and resolution.local_time.status != "unique":
+            body["dst"] = resolution.local_time.report()
+    else:
+        body["end"] = _bound(resolution.end)
+        elapsed = resolution.end.astimezone(UTC) - resolution.start.astimezone(UTC)
+        body["duration_seconds"] = elapsed.total_seconds()
+    body |= {
+        "contains_reference": resolution.contains(reference),
+        "reference": moment(reference, zone),
+        "reference_source": reference_source,
+        "week_start": WEEKDAY_NAMES[week_start],
+        "week_start_source": week_source,
+    }
+    return body
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "resolve_time_expression",
+        "Resolve a relative time expression",
+        "Turn what people type ('yesterday', 'this month', 'next Friday at 3pm', 'last 7 days', 'Q3 2025', "
+        "'gestern', 'la semaine dernière', 'el mes pasado', '先週') into exact times in the user's timezone: an "
+        "instant, or a half-open period [start, end) with both ends in the zone and in UTC, DST-exact. Resolved "
+        "from the user's current time (client context) unless reference_time is given. Use it before querying "
+        "data by date instead of computing dates yourself.",
+        ResolveTimeExpressionArgs,
+        ResolveTimeExpressionResult,
+        resolve_time_expression,
+    ),
+)

@@ -1,0 +1,159 @@
+"""Timezone history and meeting search: the calendar tools that work across zones and long ranges."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from horologe.context import RequestContext
+from horologe.core import tzdb
+from horologe.core.arithmetic import parse_amount
+from horologe.core.calendar import parse_weekend
+from horologe.core.errors import InvalidArgument, InvalidTimestamp
+from horologe.core.localtime import resolve_local
+from horologe.core.meeting import Participant, find_slots, rank
+from horologe.core.parse import parse_date, parse_timestamp
+from horologe.core.zones import ResolvedZone, resolve_zone
+from horologe.server import calendar_schemas as s
+from horologe.server.calendar_text import text
+from horologe.server.tools import DAY_NAMES, ToolOptions, iso
+from horologe.server.tools import transition_record as base_transition
+
+MAX_HISTORY_YEARS = 200
+HISTORY_START = datetime(1850, 1, 1, tzinfo=UTC)
+
+
+def timezone_history(args: s.TimezoneHistoryArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
+    """Every offset, abbreviation and DST change of a zone in a range, from the tzdata in use."""
+    zone = resolve_zone(args.timezone)
+    start = HISTORY_START if args.start is None else parse_timestamp(args.start, zone.tz).instant
+    end = _years_later(ctx.now, 5) if args.end is None else parse_timestamp(args.end, zone.tz).instant
+    if end <= start:
+        raise InvalidArgument("'end' must be after 'start'.")
+    if end - start > timedelta(days=366 * MAX_HISTORY_YEARS):
+        raise InvalidArgument(
+            f"The range is longer than {MAX_HISTORY_YEARS} years. Narrow it with 'start' and 'end'.",
+            details={"limit_years": MAX_HISTORY_YEARS},
+        )
+    changes = tzdb.transitions(zone.tz, start, end)
+    return {
+        "timezone": zone.key,
+        "start": iso(start.astimezone(UTC)),
+        "end": iso(end.astimezone(UTC)),
+        "count": min(len(changes), args.limit),
+        "truncated": len(changes) > args.limit,
+        "transitions": [_history(change, zone) for change in changes[: args.limit]],
+        "tzdata_version": tzdb.tzdata_version(),
+    }
+
+
+def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
+    """Slots inside everyone's working hours, ranked, shown in each participant's zone."""
+    zones = [resolve_zone(person.timezone) for person in args.participants]
+    people = [_participant(person, zone) for person, zone in zip(args.participants, zones, strict=True)]
+    labels = [
+        person.name or f"{index + 1}: {zone.key}"
+        for index, (person, zone) in enumerate(zip(args.participants, zones, strict=True))
+    ]
+    reference = resolve_zone(args.timezone) if args.timezone else zones[0]
+    first = date_argument(args.date_range.start, "date_range.start")
+    last = date_argument(args.date_range.end, "date_range.end") if args.date_range.end else first + timedelta(days=6)
+    range_start = _midnight(first, reference)
+    range_end = _midnight(last + timedelta(days=1), reference)
+    duration = _meeting_duration(args.duration)
+    slots = find_slots(people, range_start, range_end, duration, timedelta(minutes=args.step_minutes))
+    best, found = rank(slots, len(people), args.limit)
+    minutes = duration.total_seconds() / 60
+    summary = (
+        text("meeting.found", count=len(best), minutes=minutes)
+        if found
+        else text("meeting.none", minutes=minutes, people=len(people))
+    )
+    return {
+        "found": found,
+        "duration_minutes": minutes,
+        "timezone": reference.key,
+        "range_start": iso(range_start),
+        "range_end": iso(range_end),
+        "slots": [_slot(slot.start, slot.end, slot.available, zones, labels) for slot in best],
+        "summary": summary,
+    }
+
+
+def date_argument(value: str | None, name: str) -> date:
+    try:
+        return parse_date(str(value))
+    except InvalidTimestamp as exc:
+        raise InvalidTimestamp(f"{name}: {exc.message}", suggestions=exc.suggestions) from None
+
+
+def _years_later(instant: datetime, years: int) -> datetime:
+    return instant.replace(year=min(instant.year + years, 9999), month=1, day=1)
+
+
+def _history(change: tzdb.Transition, zone: ResolvedZone) -> dict[str, Any]:
+    record = base_transition(change, zone.tz)
+    delta = change.offset_after - change.offset_before
+    before = (change.at + change.offset_before).replace(tzinfo=None).isoformat()
+    after = (change.at + change.offset_after).replace(tzinfo=None).isoformat()
+    if delta > timedelta(0):
+        kind, effect = "dst_start" if change.dst_after and not change.dst_before else "offset_change", "history.skip"
+    elif delta < timedelta(0):
+        kind, effect = "dst_end" if change.dst_before and not change.dst_after else "offset_change", "history.repeat"
+    else:
+        kind, effect = "abbreviation_change", "history.rename"
+    offset = tzdb.format_offset(change.offset_after)
+    return record | {
+        "kind": kind,
+        "change": tzdb.format_offset(delta),
+        "local_effect": text(effect, before=before, after=after, offset=offset),
+    }
+
+
+def _participant(person: s.MeetingParticipant, zone: ResolvedZone) -> Participant:
+    hours = person.working_hours or s.WorkingHours()
+    return Participant(zone.tz, _clock(hours.start), _clock(hours.end), parse_weekend(hours.days))
+
+
+def _clock(value: str) -> time:
+    hour, minute = (int(part) for part in value.split(":"))
+    if hour == 24 and minute == 0:
+        return time(0)
+    if not (0 <= hour < 24 and 0 <= minute < 60):
+        raise InvalidArgument(f"Working hours time {value!r} is not a valid 'HH:MM' clock time (00:00 to 23:59).")
+    return time(hour, minute)
+
+
+def _midnight(day: date, zone: ResolvedZone) -> datetime:
+    return resolve_local(datetime.combine(day, time(0)), zone.tz).instant
+
+
+def _meeting_duration(value: str | int) -> timedelta:
+    if isinstance(value, int):
+        return timedelta(minutes=value)
+    amount = parse_amount(value)
+    if amount.has_calendar and (amount.years or amount.months or amount.weeks):
+        raise InvalidArgument("A meeting duration is given in minutes or hours, e.g. 45 or 'PT1H30M'.")
+    return timedelta(days=amount.days, seconds=float(amount.seconds))
+
+
+def _slot(
+    start: datetime, end: datetime, available: tuple[int, ...], zones: list[ResolvedZone], labels: list[str]
+) -> dict[str, Any]:
+    local = [
+        {
+            "participant": labels[index],
+            "start": iso(start.astimezone(zone.tz)),
+            "end": iso(end.astimezone(zone.tz)),
+            "timezone": zone.key,
+            "day_of_week": DAY_NAMES[start.astimezone(zone.tz).weekday()],
+        }
+        for index, zone in enumerate(zones)
+    ]
+    return {
+        "start_utc": iso(start),
+        "end_utc": iso(end),
+        "attendees": len(available),
+        "unavailable": [labels[index] for index in range(len(zones)) if index not in available],
+        "local": local,
+    }

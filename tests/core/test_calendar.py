@@ -1,0 +1,146 @@
+"""Holidays and business days against government-published dates."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from horologe.core.calendar import (
+    add_business_days,
+    count_business_days,
+    holiday_calendar,
+    holidays_in_year,
+    parse_weekend,
+)
+from horologe.core.errors import InvalidArgument
+
+# OPM federal holidays 2025 (opm.gov/policy-data-oversight/pay-leave/federal-holidays).
+US_FEDERAL_2025 = [
+    "2025-01-01", "2025-01-20", "2025-02-17", "2025-05-26", "2025-06-19", "2025-07-04",
+    "2025-09-01", "2025-10-13", "2025-11-11", "2025-11-27", "2025-12-25",
+]  # fmt: skip
+# Austrian statutory public holidays 2025 (Feiertagsruhegesetz; oesterreich.gv.at).
+AUSTRIA_2025 = [
+    "2025-01-01", "2025-01-06", "2025-04-21", "2025-05-01", "2025-05-29", "2025-06-09", "2025-06-19",
+    "2025-08-15", "2025-10-26", "2025-11-01", "2025-12-08", "2025-12-25", "2025-12-26",
+]  # fmt: skip
+# Bank holidays in England and Wales 2025 (gov.uk/bank-holidays).
+ENGLAND_2025 = [
+    "2025-01-01", "2025-04-18", "2025-04-21", "2025-05-05", "2025-05-26", "2025-08-25", "2025-12-25", "2025-12-26",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("country", "subdivision", "expected"),
+    [("US", None, US_FEDERAL_2025), ("at", None, AUSTRIA_2025), ("GB", "eng", ENGLAND_2025)],
+)
+def test_holidays_of_2025_match_the_governments_lists(
+    country: str, subdivision: str | None, expected: list[str]
+) -> None:
+    calendar = holiday_calendar(country, subdivision)
+    assert [hit.day.isoformat() for hit in holidays_in_year(calendar, 2025)] == expected
+
+
+def test_holiday_names_come_in_the_requested_language_when_available() -> None:
+    calendar = holiday_calendar("AT", language="de")
+    assert holidays_in_year(calendar, 2025)[0].names == ("Neujahr",)
+    assert holiday_calendar("AT").language == "en_US"
+    assert holiday_calendar("AT", language="xx").language == "en_US"
+
+
+def test_an_unknown_country_is_refused_with_suggestions() -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        holiday_calendar("Austrai")
+    assert "AT" in caught.value.suggestions
+    assert "ISO 3166-1" in caught.value.message
+
+
+def test_an_unknown_subdivision_lists_the_valid_ones() -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        holiday_calendar("US", "Californa")
+    assert caught.value.suggestions[0] == "CA"
+    assert "NY" in caught.value.message
+
+
+def test_alpha_3_codes_and_english_names_are_accepted() -> None:
+    assert holiday_calendar("AUT").country == "AUT"
+    assert holiday_calendar("Austria").country == "AT"
+
+
+def test_a_subdivision_name_alias_is_accepted() -> None:
+    assert holiday_calendar("GB", "England").subdivision == "ENG"
+
+
+def test_us_business_days_in_2025_are_weekdays_minus_eleven_holidays() -> None:
+    counted, hits = count_business_days(holiday_calendar("US"), date(2025, 1, 1), date(2026, 1, 1))
+    assert counted == 261 - 11
+    assert len([hit for hit in hits if not hit.on_weekend]) == 11
+
+
+def test_counting_is_half_open_and_signed() -> None:
+    calendar = holiday_calendar("AT")
+    monday, friday = date(2025, 3, 3), date(2025, 3, 7)
+    assert count_business_days(calendar, monday, friday)[0] == 4
+    assert count_business_days(calendar, monday, friday, include_end=True)[0] == 5
+    assert count_business_days(calendar, friday, monday)[0] == -4
+
+
+def test_adding_business_days_skips_christmas_in_austria() -> None:
+    reached, hits = add_business_days(holiday_calendar("AT"), date(2025, 12, 23), 3)
+    assert reached == date(2025, 12, 30)
+    assert [hit.day for hit in hits] == [date(2025, 12, 25), date(2025, 12, 26)]
+
+
+def test_zero_business_days_rolls_a_weekend_forward() -> None:
+    assert add_business_days(holiday_calendar("US"), date(2025, 3, 8), 0)[0] == date(2025, 3, 10)
+    assert add_business_days(holiday_calendar("US"), date(2025, 3, 10), -1)[0] == date(2025, 3, 7)
+
+
+def test_a_friday_saturday_weekend_is_honoured() -> None:
+    calendar = holiday_calendar("US", weekend=parse_weekend(["fri", "sat"]))
+    assert add_business_days(calendar, date(2025, 3, 6), 1)[0] == date(2025, 3, 9)
+
+
+def test_the_package_weekend_is_the_default() -> None:
+    assert holiday_calendar("SA").weekend == frozenset({4, 5})
+
+
+@pytest.mark.parametrize("days", [["funday"], ["x"], ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]])
+def test_bad_weekends_are_refused(days: list[str]) -> None:
+    with pytest.raises(InvalidArgument):
+        parse_weekend(days)
+
+
+def test_huge_counts_and_ranges_are_refused_quickly() -> None:
+    calendar = holiday_calendar("US")
+    with pytest.raises(InvalidArgument):
+        add_business_days(calendar, date(2025, 1, 1), 10**9)
+    with pytest.raises(InvalidArgument):
+        add_business_days(calendar, date(9999, 12, 1), 100)
+    with pytest.raises(InvalidArgument):
+        count_business_days(calendar, date(1, 1, 1), date(9999, 12, 31))
+
+
+def test_years_1_and_9999_can_be_listed_and_others_cannot() -> None:
+    calendar = holiday_calendar("US")
+    assert isinstance(holidays_in_year(calendar, 1), list)
+    assert isinstance(holidays_in_year(calendar, 9999), list)
+    with pytest.raises(InvalidArgument):
+        holidays_in_year(calendar, 10000)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.dates(min_value=date(2020, 1, 1), max_value=date(2030, 12, 31)),
+    first=st.integers(min_value=-400, max_value=400),
+    second=st.integers(min_value=-400, max_value=400),
+)
+def test_business_day_counts_add_up_over_adjacent_ranges(start: date, first: int, second: int) -> None:
+    calendar = holiday_calendar("AT", extra={date(2025, 7, 1): "Company day"})
+    middle, end = start + timedelta(days=first), start + timedelta(days=first + second)
+    left = count_business_days(calendar, start, middle)[0]
+    right = count_business_days(calendar, middle, end)[0]
+    assert left + right == count_business_days(calendar, start, end)[0]

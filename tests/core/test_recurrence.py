@@ -1,0 +1,130 @@
+"""RRULE and cron expansion on the wall clock, checked against RFC 5545 §3.8.5.3 examples."""
+
+from __future__ import annotations
+
+import time as clock
+from datetime import UTC, datetime
+from itertools import islice
+
+import pytest
+
+from horologe.core import tzdb
+from horologe.core.errors import InvalidArgument
+from horologe.core.localtime import Disambiguation
+from horologe.core.recurrence import expand, parse_rule
+
+NEW_YORK = tzdb.get_zone("America/New_York")
+SEPT_1997 = datetime(1997, 9, 1, tzinfo=UTC)
+
+
+def local_times(
+    rule: str, after: datetime = SEPT_1997, count: int = 30, policy: Disambiguation = "compatible"
+) -> list[str]:
+    occurrences = expand(parse_rule(rule), NEW_YORK, after, policy=policy)
+    return [o.resolution.instant.astimezone(NEW_YORK).isoformat() for o in islice(occurrences, count)]
+
+
+def test_daily_for_10_occurrences() -> None:
+    got = local_times("DTSTART;TZID=America/New_York:19970902T090000\nRRULE:FREQ=DAILY;COUNT=10")
+    assert got == [f"1997-09-{day:02d}T09:00:00-04:00" for day in range(2, 12)]
+
+
+def test_weekly_on_tuesday_and_thursday_for_five_weeks() -> None:
+    got = local_times("DTSTART;TZID=America/New_York:19970902T090000\nRRULE:FREQ=WEEKLY;COUNT=10;WKST=SU;BYDAY=TU,TH")
+    days = ["09-02", "09-04", "09-09", "09-11", "09-16", "09-18", "09-23", "09-25", "09-30", "10-02"]
+    assert got == [f"1997-{day}T09:00:00-04:00" for day in days]
+
+
+def test_weekly_until_in_utc_gives_the_same_five_weeks() -> None:
+    rule = "DTSTART;TZID=America/New_York:19970902T090000\nRRULE:FREQ=WEEKLY;UNTIL=19971007T000000Z;WKST=SU;BYDAY=TU,TH"
+    assert len(local_times(rule)) == 10
+
+
+def test_monthly_on_the_first_friday_keeps_nine_across_the_october_change() -> None:
+    got = local_times("DTSTART;TZID=America/New_York:19970905T090000\nRRULE:FREQ=MONTHLY;COUNT=10;BYDAY=1FR")
+    assert got == [
+        "1997-09-05T09:00:00-04:00", "1997-10-03T09:00:00-04:00", "1997-11-07T09:00:00-05:00",
+        "1997-12-05T09:00:00-05:00", "1998-01-02T09:00:00-05:00", "1998-02-06T09:00:00-05:00",
+        "1998-03-06T09:00:00-05:00", "1998-04-03T09:00:00-05:00", "1998-05-01T09:00:00-04:00",
+        "1998-06-05T09:00:00-04:00",
+    ]  # fmt: skip
+
+
+def test_daily_across_1997_10_26_stays_at_nine_local() -> None:
+    got = local_times("DTSTART;TZID=America/New_York:19971024T090000\nRRULE:FREQ=DAILY;COUNT=4")
+    assert got == [
+        "1997-10-24T09:00:00-04:00", "1997-10-25T09:00:00-04:00",
+        "1997-10-26T09:00:00-05:00", "1997-10-27T09:00:00-05:00",
+    ]  # fmt: skip
+
+
+def test_exdate_removes_and_rdate_adds_occurrences() -> None:
+    rule = (
+        "DTSTART;TZID=America/New_York:19970902T090000\nRRULE:FREQ=DAILY;COUNT=3\n"
+        "EXDATE;TZID=America/New_York:19970903T090000\nRDATE:19970910T130000Z"
+    )
+    assert local_times(rule) == ["1997-09-02T09:00:00-04:00", "1997-09-04T09:00:00-04:00", "1997-09-10T09:00:00-04:00"]
+
+
+def test_listing_starts_at_the_requested_instant() -> None:
+    rule = "DTSTART;TZID=America/New_York:19970902T090000\nRRULE:FREQ=DAILY"
+    assert local_times(rule, after=datetime(1997, 9, 20, 14, tzinfo=UTC), count=1) == ["1997-09-21T09:00:00-04:00"]
+
+
+def test_a_gap_occurrence_is_moved_forward_and_flagged() -> None:
+    occurrences = list(
+        islice(expand(parse_rule("FREQ=DAILY;BYHOUR=2;BYMINUTE=30"), NEW_YORK, datetime(2026, 3, 7, tzinfo=UTC)), 3)
+    )
+    gap = occurrences[1]
+    assert gap.wall.isoformat() == "2026-03-08T02:30:00"
+    assert gap.resolution.status == "gap"
+    assert gap.resolution.instant.isoformat() == "2026-03-08T03:30:00-04:00"
+    assert [o.resolution.status for o in occurrences] == ["unique", "gap", "unique"]
+
+
+def test_a_fold_occurrence_follows_the_policy_and_is_flagged() -> None:
+    got = local_times(
+        "FREQ=DAILY;BYHOUR=1;BYMINUTE=30", after=datetime(2026, 11, 1, tzinfo=UTC), count=1, policy="later"
+    )
+    assert got == ["2026-11-01T01:30:00-05:00"]
+
+
+def test_cron_mondays_at_nine_stay_at_nine_across_dst() -> None:
+    got = local_times("0 9 * * MON", after=datetime(2026, 3, 1, tzinfo=UTC), count=3)
+    assert got == ["2026-03-02T09:00:00-05:00", "2026-03-09T09:00:00-04:00", "2026-03-16T09:00:00-04:00"]
+
+
+def test_cron_that_never_matches_ends_without_occurrences() -> None:
+    assert local_times("0 0 30 2 *", after=datetime(2026, 1, 1, tzinfo=UTC)) == []
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "",
+        "FREQ=BOGUS",
+        "61 * * * *",
+        "hello",
+        "X-FOO:bar",
+        "DTSTART:99999999T000000\nRRULE:FREQ=DAILY",
+        "FREQ=DAILY;" + "BYHOUR=1;" * 200,
+        "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=30",
+    ],
+)
+def test_invalid_rules_are_refused_quickly_with_examples(rule: str) -> None:
+    started = clock.perf_counter()
+    with pytest.raises(InvalidArgument) as caught:
+        list(islice(expand(parse_rule(rule), NEW_YORK, datetime(2026, 1, 1, tzinfo=UTC)), 5))
+    assert clock.perf_counter() - started < 3
+    assert caught.value.suggestions
+
+
+def test_a_far_away_dtstart_with_a_fine_rule_is_refused_instead_of_hanging() -> None:
+    with pytest.raises(InvalidArgument, match="DTSTART"):
+        local_times("DTSTART:19970902T090000\nRRULE:FREQ=MINUTELY", after=datetime(2026, 1, 1, tzinfo=UTC), count=1)
+
+
+def test_dtstart_tzid_is_reported() -> None:
+    rule = parse_rule("DTSTART;TZID=Europe/Vienna:20260101T090000\nRRULE:FREQ=DAILY")
+    assert (rule.kind, rule.tzid) == ("rrule", "Europe/Vienna")
+    assert parse_rule("*/5 * * * *").kind == "cron"

@@ -1,0 +1,123 @@
+"""Two horologe replicas behind a real nginx on loopback, configured from deploy/nginx/horologe.conf.template."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import string
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mcp.client import Client
+
+from tests.e2e.conftest import RunningServer, free_port, start_http_server
+
+pytestmark = [pytest.mark.e2e]
+TEMPLATE = Path(__file__).parents[2] / "deploy" / "nginx" / "horologe.conf.template"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def render_config(directory: Path, listen: int, upstreams: list[int]) -> Path:
+    """The deployment template inside a minimal main config that runs unprivileged in `directory`."""
+    # Like the nginx image's envsubst: only the named variables are replaced, nginx's own ($http_host) stay.
+    site = string.Template(TEMPLATE.read_text(encoding="utf-8")).safe_substitute(
+        HOROLOGE_UPSTREAM_1=f"127.0.0.1:{upstreams[0]}",
+        HOROLOGE_UPSTREAM_2=f"127.0.0.1:{upstreams[1]}",
+        NGINX_LISTEN=f"127.0.0.1:{listen}",
+    )
+    assert "${" not in site, "a template variable was left unrendered"
+    temp_paths = "".join(
+        f"  {directive} {directory / name};\n"
+        for directive, name in (
+            ("client_body_temp_path", "body"),
+            ("proxy_temp_path", "proxy"),
+            ("fastcgi_temp_path", "fastcgi"),
+            ("uwsgi_temp_path", "uwsgi"),
+            ("scgi_temp_path", "scgi"),
+        )
+    )
+    config = directory / "nginx.conf"
+    config.write_text(
+        "daemon off;\nworker_processes 1;\n"
+        f"pid {directory / 'nginx.pid'};\nerror_log {directory / 'error.log'} warn;\n"
+        "events { worker_connections 256; }\n"
+        f"http {{\n  access_log off;\n{temp_paths}{site}\n}}\n",
+        encoding="utf-8",
+    )
+    return config
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"nginx exited: {process.stderr.read().decode() if process.stderr else ''}")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        try:
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.1)
+        finally:
+            connection.close()
+    raise RuntimeError("nginx did not come up")
+
+
+@pytest.fixture(scope="module")
+def balanced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[RunningServer]]]:
+    if not Path(NGINX).exists():
+        pytest.fail("nginx is required for this test (.ci/run installs the Debian package)")
+    replicas: list[RunningServer] = []
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        replicas += [start_http_server(), start_http_server()]
+        directory = tmp_path_factory.mktemp("nginx")
+        listen = free_port()
+        config = render_config(directory, listen, [replica.port for replica in replicas])
+        nginx = subprocess.Popen([NGINX, "-c", str(config), "-p", str(directory)], stderr=subprocess.PIPE)
+        wait_for_port(listen, nginx)
+        yield listen, replicas
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(timeout=20)
+            if nginx.stderr:
+                nginx.stderr.close()
+        for replica in replicas:
+            replica.stop()
+
+
+def test_nginx_spreads_rest_calls_over_both_replicas(balanced: tuple[int, list[RunningServer]]) -> None:
+    listen, replicas = balanced
+    upstreams = set()
+    for _ in range(6):
+        connection = http.client.HTTPConnection("127.0.0.1", listen, timeout=10)
+        body = json.dumps({"name": "get_current_time", "arguments": {"timezone": "Europe/Vienna"}})
+        connection.request("POST", "/mcp/tools/call", body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        assert (
+            response.status == 200 and json.loads(response.read())["structuredContent"]["timezone"] == "Europe/Vienna"
+        )
+        upstreams.add(response.getheader("x-upstream"))
+        connection.close()
+    assert upstreams == {f"127.0.0.1:{replica.port}" for replica in replicas}
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_sdk_client_works_through_nginx_in_both_eras(
+    balanced: tuple[int, list[RunningServer]], mode: str
+) -> None:
+    listen, _ = balanced
+    async with Client(f"http://127.0.0.1:{listen}/mcp", mode=mode, cache=None) as client:  # type: ignore[arg-type]
+        for _ in range(4):  # consecutive requests land on different replicas; stateless serving makes that fine
+            result = await client.call_tool(
+                "convert_timezone", {"timestamp": "2025-08-17T10:30:00Z", "to_timezone": "Asia/Tokyo"}
+            )
+            assert result.structured_content is not None
+            assert result.structured_content["converted"]["timestamp"] == "2025-08-17T19:30:00+09:00"
