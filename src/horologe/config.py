@@ -112,6 +112,24 @@ class HttpSection(_Section):
     graceful_shutdown_seconds: float = Field(default=20.0, ge=0, le=600)
 
 
+class AuthSection(_Section):
+    """OAuth 2.1 resource server (HTTP only). Owned by the auth work (issue 4)."""
+
+    enabled: bool = False
+
+
+class RateLimitSection(_Section):
+    """Rate limiting (HTTP only). Owned by the auth work (issue 4)."""
+
+    enabled: bool = False
+
+
+class I18nSection(_Section):
+    """Languages (SEP-2792). Owned by the language work (issue 6)."""
+
+    default_language: str = "en"
+
+
 class LoggingSection(_Section):
     """Logging on stderr (stdout belongs to the protocol)."""
 
@@ -137,6 +155,9 @@ class Settings(BaseSettings):
     capabilities: CapabilitiesSection = CapabilitiesSection()
     time: TimeSection = TimeSection()
     http: HttpSection = HttpSection()
+    auth: AuthSection = AuthSection()
+    rate_limit: RateLimitSection = RateLimitSection()
+    i18n: I18nSection = I18nSection()
     logging: LoggingSection = LoggingSection()
 
     @classmethod

@@ -70,7 +70,10 @@ class Horologe:
         The client's `currentTimestamp` is now and its `timezone` the default zone; bad fields are ignored and
         reported (see `RequestContext.meta`), never an error.
         """
-        meta = ctx.meta if ctx is not None else None
+        return self.context_from_meta(ctx.meta if ctx is not None else None)
+
+    def context_from_meta(self, meta: Mapping[str, Any] | None) -> RequestContext:
+        """The per-request context from a request's `_meta` (any transport, REST included)."""
         raw = meta.get(CLIENT_CONTEXT_META_KEY) if isinstance(meta, Mapping) else None
         client = read_client_context(raw, locale_known=locale_known) if raw is not None else NO_CONTEXT
         return RequestContext(
@@ -85,12 +88,14 @@ class Horologe:
         """All tools with schemas, titles and annotations."""
         return types.ListToolsResult(tools=[tool_model(spec) for spec in TOOLS])
 
-    async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> dict[str, Any]:
         """Run a tool for an MCP request; every result carries the context report in `_meta`."""
         context = self.context(ctx)
         result = self.run_tool(params.name, params.arguments, context)
         result["_meta"] = {**result.get("_meta", {}), **context.meta()}
-        return types.CallToolResult.model_validate(result)
+        # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
+        result["resultType"] = "complete"
+        return result
 
     def run_tool(self, name: str, raw_arguments: dict[str, Any] | None, context: RequestContext) -> dict[str, Any]:
         """Run a tool; domain errors and bad arguments come back as `isError` results the model can act on."""

@@ -16,6 +16,8 @@ from typing import Any
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from horologe.core.client_context import TOP_LEVEL_MEMBER, lift_client_context
+
 logger = logging.getLogger("horologe.http")
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -159,6 +161,9 @@ class BodyGuard:
         if brackets > self.max_depth and _depth(payload, self.max_depth) > self.max_depth:
             await respond(send, 400, json_error(-32600, f"Invalid Request: JSON nested deeper than {self.max_depth}."))
             return
+        if isinstance(payload, dict) and TOP_LEVEL_MEMBER in payload and "method" in payload:
+            # SEP-1809's top-level clientContext would be dropped by the SDK's parser: move it into params._meta.
+            body = json.dumps(lift_client_context(payload)).encode()
         scope.setdefault("state", {})[PAYLOAD_KEY] = payload
         await self.app(scope, _replay(body, receive), send)
 

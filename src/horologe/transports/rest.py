@@ -14,6 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from horologe.context import RequestContext
+from horologe.core.client_context import CLIENT_CONTEXT_META_KEY, TOP_LEVEL_MEMBER
 from horologe.core.errors import TimeError
 from horologe.server import prompts, resources
 from horologe.server.app import Horologe, tool_definition
@@ -77,11 +79,19 @@ def rest_routes(app: Horologe, server: Server[Any], metrics: Metrics) -> list[Ro
 
         return endpoint
 
+    def request_context(payload: dict[str, Any]) -> RequestContext:
+        """Client context from the body: SEP-1809's `clientContext` member or a `_meta` object, as on /mcp."""
+        given = payload.get("_meta")
+        meta: dict[str, Any] = given if isinstance(given, dict) else {}
+        if TOP_LEVEL_MEMBER in payload:
+            meta = {CLIENT_CONTEXT_META_KEY: payload[TOP_LEVEL_MEMBER], **meta}
+        return app.context_from_meta(meta)
+
     def call_tool(payload: dict[str, Any]) -> Response:
         name, arguments = payload.get("name"), payload.get("arguments", {})
         if not isinstance(name, str) or not isinstance(arguments, dict | None):
             return error_response(400, -32602, 'Body must be {"name": "<tool>", "arguments": {...}}.')
-        result = app.run_tool(name, arguments, app.context())
+        result = app.run_tool(name, arguments, request_context(payload))
         if result.get("isError"):
             return domain_error(result["structuredContent"]["error"])
         return JSONResponse(result)
@@ -90,7 +100,7 @@ def rest_routes(app: Horologe, server: Server[Any], metrics: Metrics) -> list[Ro
         uri = payload.get("uri")
         if not isinstance(uri, str) or not uri:
             return error_response(400, -32602, 'Body must be {"uri": "horologe://timezone_database"}.')
-        found = resources.read_resource(uri, app.context())
+        found = resources.read_resource(uri, request_context(payload))
         if found is None:
             return error_response(404, -32602, f"Unknown resource {uri[:200]!r}.")
         mime_type, text = found
@@ -102,7 +112,7 @@ def rest_routes(app: Horologe, server: Server[Any], metrics: Metrics) -> list[Ro
             return error_response(400, -32602, 'Body must be {"name": "time_query_assistant", "arguments": {...}}.')
         if not all(isinstance(value, str) for value in (arguments or {}).values()):
             return error_response(400, -32602, "Prompt arguments must be strings.")
-        rendered = prompts.get_prompt(name, arguments, app.context())
+        rendered = prompts.get_prompt(name, arguments, request_context(payload))
         if rendered is None:
             return error_response(404, -32602, f"Unknown prompt {name[:100]!r}.")
         return JSONResponse(rendered)
