@@ -379,3 +379,17 @@ async def test_find_meeting_time_refuses_bad_input(client: Client, arguments: di
 )
 async def test_add_time_refuses_bad_input(client: Client, arguments: dict[str, Any], kind: str) -> None:
     assert (await error_of(client, "add_time", arguments))["kind"] == kind
+
+
+async def test_holidays_default_to_the_country_in_the_client_context(client: Client) -> None:
+    context = {"io.modelcontextprotocol/clientContext": {"userLocation": {"country": "AT"}}}
+    result = await client.call_tool("list_holidays", {"year": 2025}, meta=context)  # type: ignore[arg-type]
+    assert result.structured_content is not None and result.structured_content["country"] == "AT"
+    explicit = await client.call_tool("list_holidays", {"year": 2025, "country": "US"}, meta=context)  # type: ignore[arg-type]
+    assert explicit.structured_content is not None and explicit.structured_content["country"] == "US"
+
+
+async def test_holidays_without_country_or_context_say_what_is_missing(client: Client) -> None:
+    result = await client.call_tool("list_holidays", {"year": 2025})
+    assert result.is_error is True
+    assert "userLocation.country" in result.content[0].text  # type: ignore[union-attr]

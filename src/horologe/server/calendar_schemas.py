@@ -18,6 +18,7 @@ from horologe.server.schemas import (
 )
 
 COUNTRY_HELP = "ISO 3166-1 alpha-2 country code such as 'US', 'AT' or 'GB' (case-insensitive)."
+COUNTRY_DEFAULT = "Defaults to the user's country from the client context (userLocation.country)."
 SUBDIVISION_HELP = (
     "Optional state/province/region code of the country as used by the holidays data, e.g. 'CA' for California, "
     "'9' for Vienna, 'ENG' for England. Unknown codes are answered with the list of valid ones."
@@ -48,7 +49,11 @@ class AddTimeArgs(Arguments):
 
 
 class BusinessDaysArgs(Arguments):
-    country: StrictStr = Field(max_length=64, description=f"Country whose public holidays apply. {COUNTRY_HELP}")
+    country: StrictStr | None = Field(
+        default=None,
+        max_length=64,
+        description=f"Country whose public holidays apply. {COUNTRY_HELP} {COUNTRY_DEFAULT}",
+    )
     start: StrictStr | None = Field(
         default=None, max_length=40, description=f"First date. Defaults to today in the server's zone. {DATE_HELP}"
     )
@@ -80,7 +85,7 @@ class BusinessDaysArgs(Arguments):
 
 
 class ListHolidaysArgs(Arguments):
-    country: StrictStr = Field(max_length=64, description=COUNTRY_HELP)
+    country: StrictStr | None = Field(default=None, max_length=64, description=f"{COUNTRY_HELP} {COUNTRY_DEFAULT}")
     year: StrictInt | None = Field(
         default=None, ge=1, le=9999, description="Year to list, e.g. 2026. Defaults to the current year."
     )

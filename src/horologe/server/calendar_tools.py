@@ -68,6 +68,18 @@ def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> 
     }
 
 
+def country_or_context(country: str | None, ctx: RequestContext) -> str:
+    """The country argument, else the user's country from client context (explicit argument > client context)."""
+    chosen = country or ctx.country
+    if chosen is None:
+        raise InvalidArgument(
+            "Name a country (ISO code such as 'US', 'AT' or 'GB'): none was given and the client sent no "
+            "userLocation.country in its context.",
+            suggestions=["US", "GB", "DE"],
+        )
+    return chosen
+
+
 def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """Count business days between two dates, or add N business days to a date."""
     if (args.end is None) == (args.count is None):
@@ -77,7 +89,8 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
         )
     weekend = parse_weekend(args.weekend) if args.weekend is not None else None
     extra = {date_argument(day, "extra_holidays"): "Extra holiday" for day in args.extra_holidays or []}
-    calendar = holiday_calendar(args.country, args.subdivision, language=args.language, weekend=weekend, extra=extra)
+    country = country_or_context(args.country, ctx)
+    calendar = holiday_calendar(country, args.subdivision, language=args.language, weekend=weekend, extra=extra)
     start = date_argument(args.start, "start") if args.start else ctx.now.astimezone(ctx.default_zone.tz).date()
     place = calendar.country + (f"-{calendar.subdivision}" if calendar.subdivision else "")
     body: dict[str, Any] = {
@@ -112,7 +125,8 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
 
 def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The public holidays of a country (and subdivision) in a year."""
-    calendar: HolidayCalendar = holiday_calendar(args.country, args.subdivision, language=args.language)
+    country = country_or_context(args.country, ctx)
+    calendar: HolidayCalendar = holiday_calendar(country, args.subdivision, language=args.language)
     year = args.year or ctx.now.astimezone(ctx.default_zone.tz).year
     hits = holidays_in_year(calendar, year)
     return {

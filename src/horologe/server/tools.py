@@ -195,7 +195,7 @@ def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: Tool
 def get_timezone_info(args: schemas.GetTimezoneInfoArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """Offsets, DST state, surrounding transitions and IANA facts of a zone at an instant."""
     zone = resolve_zone(args.timezone, country_hint=ctx.country)
-    at = ctx.now if args.at is None else parse_timestamp(args.at, zone.tz).instant
+    at = truncate(ctx.now, options.precision) if args.at is None else parse_timestamp(args.at, zone.tz).instant
     local = at.astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, local)
     canonical = zone.canonical
