@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from mcp.client import Client
-from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
 from horologe.server import catalog
+from tests.server.conftest import call, error_of, structured
 
 pytestmark = pytest.mark.anyio
 ERAS = ["legacy", "2026-07-28"]
@@ -25,34 +24,6 @@ SIX_TOOLS = {
     "get_timezone_info",
     "list_timezones",
 }
-
-
-@pytest.fixture(params=ERAS)
-async def client(request: pytest.FixtureRequest, server: Server[Any]) -> AsyncIterator[Client]:
-    async with Client(server, mode=request.param, cache=None) as connected:
-        yield connected
-
-
-async def call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await client.call_tool(name, arguments)
-    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return dumped
-
-
-async def structured(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await call(client, name, arguments)
-    assert result.get("isError") is not True, result
-    body: dict[str, Any] = result["structuredContent"]
-    return body
-
-
-async def error_of(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await call(client, name, arguments)
-    assert result["isError"] is True, result
-    assert result["content"][0]["type"] == "text"
-    error: dict[str, Any] = result["structuredContent"]["error"]
-    assert error["message"]
-    return error
 
 
 async def test_tools_list_offers_the_six_tools_with_titles_annotations_and_schemas(client: Client) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from mcp.client import Client
-from mcp.server.lowlevel.server import Server
+
+from tests.server.conftest import error_of, structured
 
 pytestmark = pytest.mark.anyio
 CALENDAR_TOOLS = {
@@ -20,33 +20,6 @@ CALENDAR_TOOLS = {
     "timezone_history",
     "find_meeting_time",
 }
-
-
-@pytest.fixture(params=["legacy", "2026-07-28"])
-async def client(request: pytest.FixtureRequest, server: Server[Any]) -> AsyncIterator[Client]:
-    async with Client(server, mode=request.param, cache=None) as connected:
-        yield connected
-
-
-async def call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await client.call_tool(name, arguments)
-    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return dumped
-
-
-async def structured(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await call(client, name, arguments)
-    assert result.get("isError") is not True, result
-    body: dict[str, Any] = result["structuredContent"]
-    return body
-
-
-async def error_of(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    result = await call(client, name, arguments)
-    assert result["isError"] is True, result
-    error: dict[str, Any] = result["structuredContent"]["error"]
-    assert error["message"]
-    return error
 
 
 SAMPLE_CALLS: list[tuple[str, dict[str, Any]]] = [

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from mcp.client import Client
-from mcp.server.lowlevel.server import Server
 
 from horologe.core.client_context import CLIENT_CONTEXT_META_KEY, CONTEXT_REPORT_META_KEY
 
@@ -30,12 +28,6 @@ EXAMPLE_3 = {
         "coordinates": {"latitude": 34.0522, "longitude": -118.2437},
     },
 }
-
-
-@pytest.fixture(params=ERAS)
-async def client(request: pytest.FixtureRequest, server: Server[Any]) -> AsyncIterator[Client]:
-    async with Client(server, mode=request.param, cache=None) as connected:
-        yield connected
 
 
 async def call(

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from mcp.client import Client
-from mcp.server.lowlevel.server import Server
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(params=["legacy", "2026-07-28"])
-async def client(request: pytest.FixtureRequest, server: Server[Any]) -> AsyncIterator[Client]:
-    async with Client(server, mode=request.param, cache=None) as connected:
-        yield connected
 
 
 async def resolve(client: Client, **arguments: Any) -> dict[str, Any]:

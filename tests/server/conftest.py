@@ -1,0 +1,43 @@
+"""The in-process SDK client, connected in each protocol era, and helpers to call tools through it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from mcp.client import Client
+from mcp.server.lowlevel.server import Server
+
+ERAS = ["legacy", "2026-07-28"]
+
+
+@pytest.fixture(params=ERAS)
+async def client(request: pytest.FixtureRequest, server: Server[Any]) -> AsyncIterator[Client]:
+    async with Client(server, mode=request.param, cache=None) as connected:
+        yield connected
+
+
+async def call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A tool result as its wire dict."""
+    result = await client.call_tool(name, arguments)
+    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return dumped
+
+
+async def structured(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The structured content of a successful tool result."""
+    result = await call(client, name, arguments)
+    assert result.get("isError") is not True, result
+    body: dict[str, Any] = result["structuredContent"]
+    return body
+
+
+async def error_of(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The structured error of a failed tool result (which must also carry a text message)."""
+    result = await call(client, name, arguments)
+    assert result["isError"] is True, result
+    assert result["content"][0]["type"] == "text"
+    error: dict[str, Any] = result["structuredContent"]["error"]
+    assert error["message"]
+    return error
