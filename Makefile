@@ -6,7 +6,7 @@ UV := .tools/bin/uv
 VENV := .venv
 ARGS ?=
 
-.PHONY: run test check lint format typecheck clean bench-http
+.PHONY: run test check lint format typecheck clean bench bench-http bench-stdio i18n-extract i18n-update i18n-compile
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -40,3 +40,28 @@ clean:
 
 bench-http: $(VENV)/.dev  ## HTTP benchmark against the SDK time server and a bare baseline (needs ../shared)
 	$(VENV)/bin/python bench/http_load.py
+
+# Catalogs (SEP-2792): extract our strings, merge them into every language's .po, compile the shipped .mo files.
+LOCALES := src/horologe/i18n/locales
+I18N_LANGUAGES := en de fr es ja zh_Hans
+
+i18n-extract: $(VENV)/.dev  ## collect translatable strings into $(LOCALES)/horologe.pot
+	$(UV) run --frozen pybabel extract -F babel.cfg --no-location --sort-output --project horologe \
+		--copyright-holder "horologe contributors" -o $(LOCALES)/horologe.pot src/horologe
+
+i18n-update: $(VENV)/.dev  ## merge the template into each .po (new languages: pybabel init -l <lang>)
+	for lang in $(I18N_LANGUAGES); do \
+		if [ -f $(LOCALES)/$$lang/LC_MESSAGES/horologe.po ]; then \
+			$(UV) run --frozen pybabel update -D horologe -i $(LOCALES)/horologe.pot -d $(LOCALES) -l $$lang --no-fuzzy-matching --ignore-obsolete; \
+		else \
+			$(UV) run --frozen pybabel init -D horologe -i $(LOCALES)/horologe.pot -d $(LOCALES) -l $$lang; \
+		fi; \
+	done
+
+i18n-compile: $(VENV)/.dev  ## compile every .po into the .mo shipped in the package
+	$(UV) run --frozen pybabel compile -D horologe -d $(LOCALES) --statistics
+
+bench-stdio: $(VENV)/.dev  ## stdio benchmark against mcp-server-time (installed into .bench/) and the bare baseline
+	$(VENV)/bin/python bench/stdio_load.py
+
+bench: bench-stdio bench-http  ## every benchmark, Markdown tables on stdout (needs ../shared)

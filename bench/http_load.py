@@ -50,21 +50,49 @@ def servers(shared: Path) -> list[dict[str, Any]]:
     uvicorn = [python, "-m", "uvicorn", "--host", "127.0.0.1", "--no-access-log", "--log-level", "warning"]
     horologe = [python, "-m", "horologe", "serve", "--transport", "http", "--host", "127.0.0.1"]
     return [
-        {"label": "bare Starlette baseline", "cmd": [*uvicorn, "--app-dir", str(shared / "tools"), "baseline_http:app"],
-         "tool": "get_time", "eras": ["none"], "ready": "/"},
-        {"label": "SDK MCPServer time server (1 process)",
-         "cmd": [*uvicorn, "--app-dir", str(shared / "tools"), "sdk_time_server:app"],
-         "tool": "get_time", "eras": ["legacy", "modern"], "ready": "/"},
-        {"label": "horologe, 1 worker", "cmd": horologe, "tool": "get_current_time", "eras": ["legacy", "modern"],
-         "ready": "/healthz"},
-        {"label": "horologe, 2 workers", "cmd": [*horologe, "--workers", "2"], "tool": "get_current_time",
-         "eras": ["legacy", "modern"], "ready": "/healthz"},
+        {
+            "label": "bare Starlette baseline",
+            "cmd": [*uvicorn, "--app-dir", str(shared / "tools"), "baseline_http:app"],
+            "tool": "get_time",
+            "eras": ["none"],
+            "ready": "/",
+        },
+        {
+            "label": "SDK MCPServer time server (1 process)",
+            "cmd": [*uvicorn, "--app-dir", str(shared / "tools"), "sdk_time_server:app"],
+            "tool": "get_time",
+            "eras": ["legacy", "modern"],
+            "ready": "/",
+        },
+        {
+            "label": "horologe, 1 worker",
+            "cmd": horologe,
+            "tool": "get_current_time",
+            "eras": ["legacy", "modern"],
+            "ready": "/healthz",
+        },
+        {
+            "label": "horologe, 2 workers",
+            "cmd": [*horologe, "--workers", "2"],
+            "tool": "get_current_time",
+            "eras": ["legacy", "modern"],
+            "ready": "/healthz",
+        },
     ]
 
 
 def drive(shared: Path, port: int, tool: str, era: str, load: list[str]) -> dict[str, Any]:
-    command = [sys.executable, str(shared / "tools" / "http_bench.py"), "--url", f"http://127.0.0.1:{port}/mcp",
-               "--era", era, "--tool", tool, *load]
+    command = [
+        sys.executable,
+        str(shared / "tools" / "http_bench.py"),
+        "--url",
+        f"http://127.0.0.1:{port}/mcp",
+        "--era",
+        era,
+        "--tool",
+        tool,
+        *load,
+    ]
     completed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
     result: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
     return result
@@ -77,7 +105,10 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--json", type=Path, help="also append raw results as JSON lines")
     args = parser.parse_args()
-    loads = {"sequential": ["--seq", str(args.seq)], "32 clients": ["--concurrency", "32", "--duration", str(args.duration)]}
+    loads = {
+        "sequential": ["--seq", str(args.seq)],
+        "32 clients": ["--concurrency", "32", "--duration", str(args.duration)],
+    }
     rows = []
     env = {**os.environ, "HOROLOGE_LOG_LEVEL": "WARNING"}
     for server in servers(args.shared):
@@ -108,8 +139,10 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         base = reference.get((r["era"], r["load"]))
         ratio = f"{r['req_per_s'] / base['req_per_s']:.2f}x" if base and r["era"] != "none" else "-"
         errors = r.get("errors", r.get("non_200", 0))
-        print(f"| {r['server']} | {r['era']} | {r['load']} | {r['req_per_s']:.0f} | {r['p50_ms']:.2f} | "
-              f"{r['p99_ms']:.2f} | {errors} | {ratio} |")
+        print(
+            f"| {r['server']} | {r['era']} | {r['load']} | {r['req_per_s']:.0f} | {r['p50_ms']:.2f} | "
+            f"{r['p99_ms']:.2f} | {errors} | {ratio} |"
+        )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from horologe import __version__
+from horologe.client import cli as client_cli
 
 DESCRIPTION = "horologe: an MCP server for time, timezones and DST done right."
 EPILOG = """\
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_settings_flags(call)
     call.add_argument("tool", help="tool name, e.g. get_current_time")
     call.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="arguments; values are JSON or plain text")
+    client_cli.add_parser(commands)
     return parser
 
 
@@ -82,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    if args.command == "client":  # the companion client takes no server settings
+        return client_cli.run(args)
     from horologe.config import ConfigError, load_settings
 
     try:
@@ -161,6 +165,7 @@ def _call(settings: Any, tool: str, pairs: Sequence[str]) -> int:
 
     from horologe.clock import SystemClock
     from horologe.server.app import Horologe, default_zone_from
+    from horologe.server.errors import ERROR_META_KEY
 
     arguments: dict[str, Any] = {}
     for pair in pairs:
@@ -178,5 +183,8 @@ def _call(settings: Any, tool: str, pairs: Sequence[str]) -> int:
     except MCPError as exc:
         print(f"horologe: {exc.error.message}", file=sys.stderr)
         return 2
+    if result.get("isError"):
+        print(json.dumps({"error": result["_meta"][ERROR_META_KEY]}, indent=2, ensure_ascii=False))
+        return 1
     print(json.dumps(result.get("structuredContent"), indent=2, ensure_ascii=False))
-    return 1 if result.get("isError") else 0
+    return 0

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     JsonConfigSettingsSource,
@@ -113,21 +113,182 @@ class HttpSection(_Section):
 
 
 class AuthSection(_Section):
-    """OAuth 2.1 resource server (HTTP only). Owned by the auth work (issue 4)."""
+    """OAuth 2.1 resource server (HTTP only): bearer tokens checked by JWKS or RFC 7662 introspection."""
 
     enabled: bool = False
+    issuer: str = Field(default="", description="The authorization server's issuer URL (the tokens' `iss`)")
+    resource: str = Field(default="", description="Canonical URL of this server's /mcp (RFC 8707 audience)")
+    jwks_url: str = Field(default="", description="JWKS of the issuer, for JWT access tokens")
+    jwks_cache_seconds: float = Field(default=300.0, ge=1, le=86_400)
+    jwks_min_refresh_seconds: float = Field(default=30.0, ge=0, le=3600, description="Refetch floor on unknown kid")
+    algorithms: tuple[str, ...] = (
+        "RS256",
+        "RS384",
+        "RS512",
+        "PS256",
+        "PS384",
+        "PS512",
+        "ES256",
+        "ES384",
+        "ES512",
+        "EdDSA",
+    )
+    introspection_endpoint: str = Field(default="", description="RFC 7662 endpoint, for opaque tokens")
+    introspection_client_id: str = ""
+    introspection_client_secret: str = Field(default="", repr=False)
+    introspection_cache_seconds: float = Field(default=30.0, ge=0, le=600)
+    required_scopes: tuple[str, ...] = Field(default=("horologe:read",), description="Needed by every request")
+    tool_scopes: dict[str, tuple[str, ...]] = Field(default_factory=dict, description="Extra scopes per tool")
+    implied_scopes: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description='Scope hierarchy: {"horologe:admin": ["horologe:read"]}'
+    )
+    protect_metrics: bool = False
+    metrics_scopes: tuple[str, ...] = ("horologe:metrics",)
+    clock_skew_seconds: float = Field(default=30.0, ge=0, le=300)
+    http_timeout_seconds: float = Field(default=3.0, gt=0, le=30)
+
+    @field_validator("algorithms")
+    @classmethod
+    def _asymmetric_only(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        allowed = {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+        refused = [name for name in value if name not in allowed]
+        if refused or not value:
+            raise ValueError(f"use asymmetric JWS algorithms only, from {sorted(allowed)}; not {refused or 'none'}")
+        return value
+
+    @field_validator("required_scopes", "metrics_scopes")
+    @classmethod
+    def _scope_tokens(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for scope in value:
+            if not scope or any(ch in scope for ch in ' "\\') or not scope.isprintable():
+                raise ValueError(f"{scope!r} is not a valid OAuth scope (no spaces, quotes or backslashes)")
+        return value
+
+    @model_validator(mode="after")
+    def _complete_when_enabled(self) -> AuthSection:
+        from urllib.parse import urlsplit
+
+        from horologe.transports.http_guard import is_loopback
+
+        for key in ("issuer", "resource", "jwks_url", "introspection_endpoint"):
+            value: str = getattr(self, key)
+            if not value:
+                continue
+            parts = urlsplit(value)
+            if parts.scheme not in ("https", "http") or not parts.hostname or parts.fragment:
+                raise ValueError(f"auth.{key}: {value!r} must be an absolute http(s) URL without a fragment")
+            if parts.scheme == "http" and not is_loopback(parts.hostname):
+                raise ValueError(f"auth.{key}: {value!r} must use https (plain http only on loopback)")
+        if not self.enabled:
+            return self
+        for key in ("issuer", "resource"):
+            if not getattr(self, key):
+                raise ValueError(f"auth.{key} is required when auth.enabled is true")
+        if not self.jwks_url and not self.introspection_endpoint:
+            raise ValueError("auth.jwks_url or auth.introspection_endpoint is required when auth.enabled is true")
+        if self.introspection_endpoint and not self.introspection_client_id:
+            raise ValueError("auth.introspection_client_id is required with auth.introspection_endpoint")
+        return self
 
 
 class RateLimitSection(_Section):
-    """Rate limiting (HTTP only). Owned by the auth work (issue 4)."""
+    """Rate limiting (HTTP only): per token subject or client IP, in memory or shared through Redis."""
 
     enabled: bool = False
+    storage_uri: str = Field(default="memory://", description="memory:// or redis://host:port/db (rediss:// for TLS)")
+    default: str = Field(default="600/minute", description="limits notation; ';' joins several; '' = none")
+    methods: dict[str, str] = Field(default_factory=dict, description='Per MCP method: {"tools/list": "60/minute"}')
+    tools: dict[str, str] = Field(default_factory=dict, description='Per tool: {"convert_timezone": "10/second"}')
+    trusted_proxies: tuple[str, ...] = Field(default=(), description="IPs/CIDRs whose X-Forwarded-For is believed")
+    fail_mode: Literal["open", "closed"] = "open"
+    storage_timeout_seconds: float = Field(default=0.25, gt=0, le=5)
+    retry_seconds: float = Field(default=1.0, gt=0, le=60, description="Pause before retrying an unreachable store")
+
+    @field_validator("default")
+    @classmethod
+    def _default_rate(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            if value.strip():
+                parse_many(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate like '600/minute' or '10/second;300/minute'") from None
+        return value
+
+    @field_validator("methods", "tools")
+    @classmethod
+    def _rates(cls, value: dict[str, str]) -> dict[str, str]:
+        from limits import parse_many
+
+        for name, rate in value.items():
+            try:
+                parse_many(rate)
+            except ValueError:
+                raise ValueError(f"{name}: {rate!r} is not a rate like '60/minute' or '10/second;300/minute'") from None
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        import ipaddress
+
+        for network in value:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"{network!r} is not an IP address or CIDR like '10.0.0.0/8'") from None
+        return value
+
+    @field_validator("storage_uri")
+    @classmethod
+    def _storage(cls, value: str) -> str:
+        from urllib.parse import urlsplit
+
+        scheme = urlsplit(value).scheme
+        if value != "memory://" and (scheme not in ("redis", "rediss") or not urlsplit(value).hostname):
+            raise ValueError(f"{value!r}: use memory:// or redis://host:port/db (rediss:// for TLS)")
+        return value
 
 
 class I18nSection(_Section):
-    """Languages (SEP-2792). Owned by the language work (issue 6)."""
+    """Languages (SEP-2792): the language used without a usable preference, and whether descriptions are translated.
 
-    default_language: str = "en"
+    Descriptions stay canonical English by default: the SEP does not expect them translated, and models read
+    them. `translate_descriptions` translates those our catalogs carry (others stay English).
+    """
+
+    default_language: Literal["en", "de", "fr", "es", "ja", "zh-Hans"] = "en"
+    translate_descriptions: bool = False
+
+
+class StateSection(_Section):
+    """Client-side state (SEP-1655): HMAC keys by id (rotate by adding a key, then switching `active_key`).
+
+    Without keys, stdio uses a random per-process key; HTTP does too but warns at start, because replicas
+    (and workers) must share a key to read each other's state. Keys need at least 32 characters.
+    """
+
+    enabled: bool = True
+    keys: dict[str, str] = Field(default_factory=dict, repr=False, description="key id -> secret")
+    active_key: str | None = Field(default=None, description="key id new state is signed with (default: the only key)")
+    default_max_age_seconds: int = Field(default=34_560_000, ge=60, le=34_560_000)
+
+    @field_validator("keys")
+    @classmethod
+    def _strong(cls, value: dict[str, str]) -> dict[str, str]:
+        for key_id, secret in value.items():
+            if not key_id or len(secret) < 32:
+                raise ValueError(f"key {key_id!r}: use a non-empty id and a secret of at least 32 characters")
+        return value
+
+    @field_validator("active_key")
+    @classmethod
+    def _active_known(cls, value: str | None, info: Any) -> str | None:
+        keys = info.data.get("keys") or {}
+        if value is not None and value not in keys:
+            raise ValueError(f"{value!r} is not one of the configured keys")
+        return value
 
 
 class LoggingSection(_Section):
@@ -158,6 +319,7 @@ class Settings(BaseSettings):
     auth: AuthSection = AuthSection()
     rate_limit: RateLimitSection = RateLimitSection()
     i18n: I18nSection = I18nSection()
+    state: StateSection = StateSection()
     logging: LoggingSection = LoggingSection()
 
     @classmethod

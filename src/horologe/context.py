@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,8 @@ class RequestContext:
     locale: str | None = None
     country: str | None = None
     client: ClientContext = NO_CONTEXT
+    # Verified stored preferences (SEP-1655 state): defaults below the client context, above the server's.
+    preferences: Mapping[str, Any] = field(default_factory=dict)
 
     def zone_or_default(self, explicit: ResolvedZone | None) -> ResolvedZone:
         """The explicit zone when given, else the default (explicit argument > client context > server)."""
@@ -30,4 +33,12 @@ class RequestContext:
 
     def meta(self) -> dict[str, Any]:
         """The result `_meta` entries describing the context used: what was applied, ignored and why."""
-        return {CONTEXT_REPORT_META_KEY: self.client.report()}
+        report = self.client.report()
+        stored = {
+            name: self.preferences[name]
+            for name in ("timezone", "locale")
+            if name in self.preferences and name not in self.client.applied
+        }
+        if stored:
+            report["preferences"] = stored
+        return {CONTEXT_REPORT_META_KEY: report}

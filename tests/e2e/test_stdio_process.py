@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from typing import Any
@@ -90,7 +91,7 @@ def test_handshake_then_call_over_raw_stdio() -> None:
     assert by_id[2]["result"] == {}
     assert by_id[3]["result"]["structuredContent"]["formatted"] == "Thu, 01 Jan 1970 00:00:00 GMT"
     assert by_id[4]["result"]["isError"] is True
-    assert by_id[4]["result"]["structuredContent"]["error"]["code"] == -32001
+    assert by_id[4]["result"]["_meta"]["dev.horologe/error"]["code"] == -32001
     assert by_id[5]["error"]["code"] == -32601
 
 
@@ -101,3 +102,32 @@ def test_invalid_configuration_fails_at_start_naming_the_key(tmp_path: Any) -> N
     assert completed.returncode == 2
     assert b"time.default_timezone" in completed.stderr
     assert completed.stdout == b""
+
+
+def test_stdin_from_dev_null_exits_at_once() -> None:
+    with open(os.devnull, "rb") as empty:
+        completed = subprocess.run(SERVE, stdin=empty, capture_output=True, timeout=60, check=False)
+    assert completed.returncode == 0 and completed.stdout == b""
+
+
+def test_requests_from_a_regular_file_are_answered(tmp_path: Any) -> None:
+    requests = tmp_path / "requests.jsonl"
+    call = {"name": "format_time", "arguments": {"timestamp": 0, "format": "unix_ms"}, "_meta": ENVELOPE}
+    requests.write_bytes(request(1, "tools/call", call) + b"not json\n")
+    with requests.open("rb") as source:
+        completed = subprocess.run(SERVE, stdin=source, capture_output=True, timeout=60, check=False)
+    answers = [json.loads(line) for line in completed.stdout.splitlines()]
+    assert completed.returncode == 0
+    assert answers[0]["error"]["code"] == -32700
+    assert answers[1]["result"]["structuredContent"]["formatted"] == 0
+
+
+def test_a_client_that_closes_stdout_ends_the_server_quietly() -> None:
+    with subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+        process.stdout.close()
+        process.stdin.write(b"not json\n" * 3)
+        process.stdin.close()
+        err = process.stderr.read()
+        assert process.wait(timeout=60) == 0
+    assert b"Traceback" not in err

@@ -38,6 +38,7 @@ async def error_of(client: Client, name: str, arguments: dict[str, Any]) -> dict
     result = await call(client, name, arguments)
     assert result["isError"] is True, result
     assert result["content"][0]["type"] == "text"
-    error: dict[str, Any] = result["structuredContent"]["error"]
+    assert "structuredContent" not in result  # it would have to match the tool's output schema
+    error: dict[str, Any] = result["_meta"]["dev.horologe/error"]
     assert error["message"]
     return error

@@ -102,7 +102,7 @@ async def test_bad_context_is_ignored_and_reported_never_failing(client: Client,
 async def test_the_report_travels_on_error_results_and_without_context(client: Client) -> None:
     result, report = await call(client, "resolve_time_expression", {"expression": "gibberish"}, {"timezone": "x/y"})
     assert result["isError"] is True
-    assert result["structuredContent"]["error"]["kind"] == "unknown_expression"
+    assert result["_meta"]["dev.horologe/error"]["kind"] == "unknown_expression"
     assert "timezone" in report["ignored"]
     _, empty = await call(client, "get_current_time", {})
     assert empty == {"applied": {}, "ignored": {}}

@@ -79,7 +79,7 @@ async def test_the_locale_language_is_tried_first(client: Client) -> None:
 async def test_unknown_expressions_are_errors_with_examples(client: Client) -> None:
     result = await resolve(client, expression="when pigs fly")
     assert result["isError"] is True
-    error = result["structuredContent"]["error"]
+    error = result["_meta"]["dev.horologe/error"]
     assert error["kind"] == "unknown_expression" and error["code"] == -32602
     assert "next Friday at 3pm" in result["content"][0]["text"]
 
@@ -89,6 +89,6 @@ async def test_bad_arguments_are_tool_errors(client: Client) -> None:
     assert bad_locale["isError"] is True
     assert "en-US" in bad_locale["content"][0]["text"]
     bad_zone = await resolve(client, expression="today", timezone="Mars/Base")
-    assert bad_zone["structuredContent"]["error"]["kind"] == "invalid_timezone"
+    assert bad_zone["_meta"]["dev.horologe/error"]["kind"] == "invalid_timezone"
     bad_week = await resolve(client, expression="today", week_start="funday")
     assert bad_week["isError"] is True

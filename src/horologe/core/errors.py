@@ -23,7 +23,11 @@ INVALID_PARAMS: Final = -32602
 
 
 class TimeError(ValueError):
-    """Base of every domain error; carries a stable kind, a code, suggestions and details."""
+    """Base of every domain error; carries a stable kind, a code, suggestions and details.
+
+    `template` and `params` (optional) name the message for translation at the server edge; an error without
+    them is shown in English whatever language the client asked for.
+    """
 
     code: ClassVar[int] = INVALID_PARAMS
     kind: ClassVar[str] = "time_error"
@@ -34,11 +38,17 @@ class TimeError(ValueError):
         *,
         suggestions: Sequence[str] = (),
         details: Mapping[str, object] | None = None,
+        template: str | None = None,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.suggestions = tuple(suggestions)
         self.details = dict(details or {})
+        # A stable message id and its parameters, for the server edge to render the message in the request's
+        # language (SEP-2792). The core stays English: `message` is always the English text.
+        self.template = template
+        self.params = dict(params or {})
 
     def to_dict(self) -> dict[str, object]:
         """The structured error object sent to clients."""

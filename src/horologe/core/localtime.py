@@ -89,6 +89,15 @@ def _normalized(instant: datetime, zone: tzinfo) -> datetime:
     return instant.astimezone(UTC).astimezone(zone)
 
 
+def _local_params(wall: datetime, zone: tzinfo, candidates: tuple[datetime, datetime]) -> dict[str, str]:
+    return {
+        "wall": wall.isoformat(),
+        "zone": _zone_name(zone),
+        "first": candidates[0].isoformat(),
+        "second": candidates[1].isoformat(),
+    }
+
+
 def _pick_fold(
     wall: datetime, zone: tzinfo, earlier: datetime, later: datetime, policy: Disambiguation
 ) -> LocalResolution:
@@ -100,6 +109,8 @@ def _pick_fold(
             "Pass disambiguation 'earlier' or 'later' to choose, or give an explicit UTC offset.",
             suggestions=["earlier", "later"],
             details={"candidates": [c.isoformat() for c in candidates]},
+            template="localtime.ambiguous",
+            params=_local_params(wall, zone, candidates),
         )
     chosen = candidates[1] if policy == "later" else candidates[0]
     return LocalResolution(chosen, "fold", candidates, policy)
@@ -116,6 +127,8 @@ def _pick_gap(
             "Pass disambiguation 'earlier', 'later' or 'compatible' to choose one.",
             suggestions=["compatible", "earlier", "later"],
             details={"candidates": [c.isoformat() for c in candidates]},
+            template="localtime.nonexistent",
+            params=_local_params(wall, zone, candidates),
         )
     chosen = candidates[0] if policy == "earlier" else candidates[1]
     return LocalResolution(chosen, "gap", candidates, policy)

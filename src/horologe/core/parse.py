@@ -38,6 +38,7 @@ ACCEPTED_FORMS: Final = (
 ACCEPTED_DATE_FORMS: Final = "Use an ISO 8601 date like '2025-08-17', '20250817', '2025-W33-7' or '2025-229'."
 EXAMPLES: Final = ("2025-08-17T10:30:00Z", "2025-08-17 10:30", "1755426600", "Sun, 17 Aug 2025 10:30:00 GMT")
 
+_INVALID_TEMPLATES: Final = {ACCEPTED_FORMS: "timestamp.invalid", ACCEPTED_DATE_FORMS: "date.invalid"}
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 _MIN_UNIX: Final = Decimal(-62135596800)
 _MAX_UNIX: Final = Decimal("253402300799.999999")
@@ -384,7 +385,13 @@ def _in_range(instant: datetime, original: object) -> datetime:
 
 def _invalid(value: object, reason: str | None, *, forms: str = ACCEPTED_FORMS) -> InvalidTimestamp:
     because = f": {reason}." if reason else "."
-    return InvalidTimestamp(f"Could not read {value!r} as a timestamp{because} {forms}", suggestions=EXAMPLES)
+    # Only the reason-less message has a template: the reasons are English sentences built here.
+    return InvalidTimestamp(
+        f"Could not read {value!r} as a timestamp{because} {forms}",
+        suggestions=EXAMPLES,
+        template=None if reason else _INVALID_TEMPLATES.get(forms),
+        params={"input": repr(value)},
+    )
 
 
 def _out_of_range(value: object, extra: str | None = None) -> InvalidTimestamp:
@@ -392,4 +399,6 @@ def _out_of_range(value: object, extra: str | None = None) -> InvalidTimestamp:
     return InvalidTimestamp(
         f"{value!r} is outside the supported range: {SUPPORTED_RANGE}{also}.",
         details={"min": "0001-01-01T00:00:00Z", "max": "9999-12-31T23:59:59.999999Z"},
+        template=None if extra else "timestamp.out_of_range",
+        params={"input": repr(value)},
     )

@@ -200,7 +200,9 @@ def _clean(text: str) -> str:
         )
     cleaned = text.strip()
     if not cleaned:
-        raise InvalidTimezone(f"Timezone is empty. {_HELP}", suggestions=["UTC", "Europe/Vienna", "+05:30"])
+        raise InvalidTimezone(
+            f"Timezone is empty. {_HELP}", suggestions=["UTC", "Europe/Vienna", "+05:30"], template="timezone.empty"
+        )
     if any(unicodedata.category(char) == "Cc" for char in cleaned):
         raise InvalidTimezone(
             f"Timezone {cleaned!r} contains control characters. {_HELP}",
@@ -419,7 +421,12 @@ _STEPS = (_by_abbreviation, _by_country_code, _by_folded_key, _by_primary_city, 
 def _unknown(text: str) -> InvalidTimezone:
     suggestions = did_you_mean(text)
     hint = f" Did you mean {_or_list(suggestions)}?" if suggestions else ""
-    return InvalidTimezone(f"Unknown timezone {text!r}.{hint} {_HELP}", suggestions=suggestions)
+    return InvalidTimezone(
+        f"Unknown timezone {text!r}.{hint} {_HELP}",
+        suggestions=suggestions,
+        template="timezone.unknown",
+        params={"input": repr(text), "candidates": ", ".join(repr(name) for name in suggestions)},
+    )
 
 
 def did_you_mean(text: str, limit: int = 3) -> list[str]:

@@ -19,11 +19,17 @@ from horologe.context import RequestContext
 from horologe.core.client_context import CLIENT_CONTEXT_META_KEY, NO_CONTEXT, read_client_context
 from horologe.core.errors import TimeError
 from horologe.core.zones import ResolvedZone, resolve_zone
+from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_SEARCHING, SERVER_TITLE
+from horologe.i18n.translate import current_tag
+from horologe.i18n.translate import gettext as translated
 from horologe.server import completion, prompts, resources
 from horologe.server.catalog import TOOLS, TOOLS_BY_NAME
-from horologe.server.errors import arguments_error, internal_errors, invalid_params, tool_error
+from horologe.server.errors import arguments_error, internal_errors, invalid_params, localized, tool_error
+from horologe.server.language import LanguageMiddleware, send_progress
 from horologe.server.localized import locale_known
 from horologe.server.schemas import clean_schema
+from horologe.server.state_middleware import StateMiddleware
+from horologe.server.state_tools import stored_preferences
 from horologe.server.tools import ToolOptions, ToolSpec
 from horologe.server.tracing import drop_unused_tracing
 
@@ -38,21 +44,50 @@ Ctx = ServerRequestContext[Any, Any]
 
 
 @cache
-def tool_model(spec: ToolSpec) -> types.Tool:
-    """The SDK model of a tool, computed once."""
-    return types.Tool.model_validate(tool_definition(spec))
+def tool_model(spec: ToolSpec, language: str = "en", descriptions: bool = False) -> types.Tool:
+    """The SDK model of a tool in a language, computed once per tool and language."""
+    return types.Tool.model_validate(tool_definition(spec, language, descriptions))
 
 
-def tool_definition(spec: ToolSpec) -> dict[str, Any]:
-    """The wire form of a tool."""
+def tool_definition(spec: ToolSpec, language: str | None = None, descriptions: bool = False) -> dict[str, Any]:
+    """The wire form of a tool; titles in `language` (default: the current request's), names and schemas never."""
+    language = language or current_tag()
+    title = translated(spec.title, language)
     return {
         "name": spec.name,
-        "title": spec.title,
-        "description": spec.description,
+        "title": title,
+        "description": translated(spec.description, language) if descriptions else spec.description,
         "inputSchema": clean_schema(spec.arguments.model_json_schema()),
         "outputSchema": clean_schema(spec.result.model_json_schema()),
-        "annotations": {"title": spec.title, **TOOL_ANNOTATIONS},
+        "annotations": {"title": title, **TOOL_ANNOTATIONS},
     }
+
+
+_LOCALIZED_ENTRIES: dict[tuple[int, str, bool], list[dict[str, Any]]] = {}
+
+
+def localized_entries(entries: tuple[dict[str, Any], ...], language: str, descriptions: bool) -> list[dict[str, Any]]:
+    """Resources, templates or prompts with their (and their arguments') titles in `language`, computed once."""
+    key = (id(entries), language, descriptions)
+    found = _LOCALIZED_ENTRIES.get(key)
+    if found is None:
+        found = _LOCALIZED_ENTRIES[key] = _localize_entries(entries, language, descriptions)
+    return found
+
+
+def _localize_entries(entries: tuple[dict[str, Any], ...], language: str, descriptions: bool) -> list[dict[str, Any]]:
+
+    def localize(entry: dict[str, Any]) -> dict[str, Any]:
+        out = dict(entry)
+        if "title" in out:
+            out["title"] = translated(out["title"], language)
+        if descriptions and "description" in out:
+            out["description"] = translated(out["description"], language)
+        if "arguments" in out:
+            out["arguments"] = [localize(argument) for argument in out["arguments"]]
+        return out
+
+    return [localize(entry) for entry in entries]
 
 
 class Horologe:
@@ -76,22 +111,31 @@ class Horologe:
         """The per-request context from a request's `_meta` (any transport, REST included)."""
         raw = meta.get(CLIENT_CONTEXT_META_KEY) if isinstance(meta, Mapping) else None
         client = read_client_context(raw, locale_known=locale_known) if raw is not None else NO_CONTEXT
+        stored = stored_preferences()  # SEP-1655: explicit argument > client context > stored > server default
         return RequestContext(
             now=client.now or self.clock.now(),
-            default_zone=client.zone or self.default_zone,
-            locale=client.locale,
+            default_zone=client.zone or stored.zone or self.default_zone,
+            locale=client.locale or stored.locale,
             country=client.country,
             client=client,
+            preferences=stored.values,
         )
 
     async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        """All tools with schemas, titles and annotations."""
-        return types.ListToolsResult(tools=[tool_model(spec) for spec in TOOLS])
+        """All tools with schemas, and titles and annotations in the request's language."""
+        language, descriptions = current_tag(), self.settings.i18n.translate_descriptions
+        return types.ListToolsResult(tools=[tool_model(spec, language, descriptions) for spec in TOOLS])
 
     async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> dict[str, Any]:
         """Run a tool for an MCP request; every result carries the context report in `_meta`."""
         context = self.context(ctx)
+        progress = params.name == "list_timezones"
+        if progress:
+            await send_progress(ctx, 0, 1, translated(PROGRESS_SEARCHING))
         result = self.run_tool(params.name, params.arguments, context)
+        if progress:
+            count = result.get("structuredContent", {}).get("total", 0) if not result.get("isError") else 0
+            await send_progress(ctx, 1, 1, translated(PROGRESS_DONE).format(count=count))
         result["_meta"] = {**result.get("_meta", {}), **context.meta()}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
         result["resultType"] = "complete"
@@ -101,8 +145,10 @@ class Horologe:
         """Run a tool; domain errors and bad arguments come back as `isError` results the model can act on."""
         spec = TOOLS_BY_NAME.get(name)
         if spec is None:
+            listed = ", ".join(TOOLS_BY_NAME)
+            message = f"Unknown tool {name[:100]!r}. Available tools: {listed}."
             raise invalid_params(
-                f"Unknown tool {name[:100]!r}. Available tools: {', '.join(TOOLS_BY_NAME)}.", tool=name[:100]
+                localized("tool.unknown", message, name=repr(name[:100]), tools=listed), tool=name[:100]
             )
         try:
             arguments = spec.arguments.model_validate(raw_arguments or {})
@@ -120,19 +166,23 @@ class Horologe:
 
     async def list_resources(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         """The static resources."""
-        return types.ListResourcesResult.model_validate({"resources": resources.STATIC_RESOURCES})
+        descriptions = self.settings.i18n.translate_descriptions
+        entries = localized_entries(resources.STATIC_RESOURCES, current_tag(), descriptions)
+        return types.ListResourcesResult.model_validate({"resources": entries})
 
     async def list_resource_templates(
         self, ctx: Ctx, params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
         """The per-zone resource template."""
-        return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": resources.TEMPLATES})
+        entries = localized_entries(resources.TEMPLATES, current_tag(), self.settings.i18n.translate_descriptions)
+        return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": entries})
 
     async def read_resource(self, ctx: Ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         """Read a resource by URI."""
         found = resources.read_resource(params.uri, self.context(ctx))
         if found is None:
-            raise invalid_params(f"Unknown resource {params.uri[:200]!r}.", uri=params.uri[:200])
+            uri = params.uri[:200]
+            raise invalid_params(localized("resource.unknown", f"Unknown resource {uri!r}.", uri=repr(uri)), uri=uri)
         mime_type, text = found
         return types.ReadResourceResult.model_validate(
             {"contents": [{"uri": params.uri, "mimeType": mime_type, "text": text}]}
@@ -140,13 +190,16 @@ class Horologe:
 
     async def list_prompts(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
         """The prompts."""
-        return types.ListPromptsResult.model_validate({"prompts": prompts.PROMPTS})
+        entries = localized_entries(prompts.PROMPTS, current_tag(), self.settings.i18n.translate_descriptions)
+        return types.ListPromptsResult.model_validate({"prompts": entries})
 
     async def get_prompt(self, ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         """Render a prompt."""
         rendered = prompts.get_prompt(params.name, params.arguments, self.context(ctx))
         if rendered is None:
-            raise invalid_params(f"Unknown prompt {params.name[:100]!r}. Available: {prompts.PROMPT_NAME}.")
+            name = params.name[:100]
+            english = f"Unknown prompt {name!r}. Available: {prompts.PROMPT_NAME}."
+            raise invalid_params(localized("prompt.unknown", english, name=repr(name), prompts=prompts.PROMPT_NAME))
         return types.GetPromptResult.model_validate(rendered)
 
     async def complete(self, ctx: Ctx, params: types.CompleteRequestParams) -> types.CompleteResult:
@@ -178,12 +231,15 @@ def build_server(settings: Settings, clock: Clock, app: Horologe | None = None) 
     server: Server[Any] = Server(
         settings.server.name,
         version=settings.server.version or __version__,
-        title="horologe",
+        title=SERVER_TITLE,
         description="Time, timezones and DST done right.",
         instructions=INSTRUCTIONS,
         **handlers,
     )
+    server.middleware.insert(0, LanguageMiddleware(settings.i18n.default_language))
     server.middleware.append(internal_errors)
+    if settings.state.enabled:
+        server.middleware.append(StateMiddleware.from_settings(settings, clock))
     drop_unused_tracing(server)
     return server
 

@@ -6,6 +6,7 @@ Babel is imported inside the functions: most requests never need it and server s
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING
@@ -74,3 +75,35 @@ def human_datetime(instant: datetime, tag: str) -> str | None:
     clock = f"{format_time(instant, 'short', locale=locale)} {zone_name}"
     glue = str(get_datetime_format("full", locale=locale)).replace("'", "")
     return glue.replace("{0}", clock).replace("{1}", format_date(instant, "full", locale=locale))
+
+
+_DURATION_UNITS = (
+    ("years", "duration-year"),
+    ("months", "duration-month"),
+    ("days", "duration-day"),
+    ("hours", "duration-hour"),
+    ("minutes", "duration-minute"),
+    ("seconds", "duration-second"),
+)
+
+
+def human_duration(breakdown: Mapping[str, float], tag: str) -> str:
+    """A calendar breakdown as CLDR unit phrases joined as a list: '2 Tage, 3 Stunden und 5 Minuten' (de).
+
+    Units and list patterns come from CLDR through Babel, never from our catalogs.
+    """
+    from babel.lists import format_list
+
+    locale = babel_locale(tag) or babel_locale("en")
+    parts = [_unit(breakdown[key], unit, locale) for key, unit in _DURATION_UNITS if breakdown.get(key)]
+    if not parts:
+        return _unit(0, "duration-second", locale)
+    return str(format_list(parts, style="standard", locale=locale))
+
+
+def _unit(value: float, unit: str, locale: Locale | None) -> str:
+    """The long unit phrase; the short one where Babel lacks the long form (ja and zh alias long to short)."""
+    from babel.units import format_unit
+
+    text = str(format_unit(value, unit, length="long", locale=locale))
+    return text if unit not in text else str(format_unit(value, unit, length="short", locale=locale))

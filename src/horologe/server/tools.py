@@ -18,6 +18,8 @@ from horologe.core.format import OutputFormat, format_instant, validate_custom_f
 from horologe.core.localtime import LocalResolution
 from horologe.core.parse import ParsedTimestamp, parse_timestamp
 from horologe.core.zones import ResolvedZone, resolve_zone, search_zones
+from horologe.i18n import SOURCE_LANGUAGE
+from horologe.i18n.translate import current_tag
 from horologe.server import schemas
 
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -83,14 +85,20 @@ def dst_report(parsed: ParsedTimestamp) -> dict[str, object]:
 def checked_format(fmt: OutputFormat, custom_format: str | None, options: ToolOptions) -> None:
     """Refuse formats this server does not offer and 'custom' without a valid pattern."""
     if fmt not in options.supported_formats:
+        formats = ", ".join(options.supported_formats)
         raise InvalidArgument(
-            f"Format {fmt!r} is not enabled on this server. Use one of: {', '.join(options.supported_formats)}.",
+            f"Format {fmt!r} is not enabled on this server. Use one of: {formats}.",
             suggestions=list(options.supported_formats)[:3],
+            template="format.not_enabled",
+            params={"format": repr(fmt), "formats": formats},
         )
     if fmt == "custom":
         if custom_format is None:
             raise InvalidArgument(
-                "format 'custom' needs custom_format, e.g. '%Y-%m-%d %H:%M %Z'.", suggestions=["%Y-%m-%d %H:%M %Z"]
+                "format 'custom' needs custom_format, e.g. '%Y-%m-%d %H:%M %Z'.",
+                suggestions=["%Y-%m-%d %H:%M %Z"],
+                template="format.custom_needs_pattern",
+                params={"example": "'%Y-%m-%d %H:%M %Z'"},
             )
         validate_custom_format(custom_format)
 
@@ -98,8 +106,14 @@ def checked_format(fmt: OutputFormat, custom_format: str | None, options: ToolOp
 def render(
     instant: datetime, zone: ResolvedZone, fmt: OutputFormat, custom_format: str | None, locale: str | None = None
 ) -> str | int:
-    """Format an instant in a zone; 'human' follows the client's locale (CLDR) when one was given."""
+    """Format an instant in a zone; 'human' follows the client's locale (CLDR) when one was given.
+
+    Without a client locale, 'human' follows the request's language (SEP-2792) when it is not English; the
+    client context's locale (SEP-1809) is the more specific formatting choice and wins.
+    """
     local = instant.astimezone(zone.tz)
+    if fmt == "human":
+        locale = locale or _language_locale()
     if fmt == "human" and locale is not None:
         from horologe.server.localized import human_datetime
 
@@ -107,6 +121,11 @@ def render(
         if localized is not None:
             return localized
     return format_instant(local, fmt, custom_format=custom_format)
+
+
+def _language_locale() -> str | None:
+    tag = current_tag()
+    return None if tag == SOURCE_LANGUAGE else tag
 
 
 def truncate(instant: datetime, precision: str) -> datetime:
@@ -172,10 +191,20 @@ def calculate_duration(
         "start": iso(start.instant.astimezone(zone.tz)),
         "end": iso(end.instant.astimezone(zone.tz)),
         "timezone": zone.key,
-        "duration": duration.as_dict(),
+        "duration": localized_duration(duration.as_dict()),
         "start_dst": dst_report(start),
         "end_dst": dst_report(end),
     }
+
+
+def localized_duration(duration: dict[str, Any]) -> dict[str, Any]:
+    """The duration with `human_readable` in the request's language (CLDR units through Babel); English as is."""
+    tag = current_tag()
+    if tag == SOURCE_LANGUAGE:
+        return duration
+    from horologe.server.localized import human_duration
+
+    return {**duration, "human_readable": human_duration(duration["breakdown"], tag)}
 
 
 def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:

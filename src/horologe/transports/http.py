@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
@@ -27,9 +29,18 @@ from horologe.clock import Clock, SystemClock
 from horologe.config import Settings
 from horologe.core import tzdb
 from horologe.server.app import Horologe, build_server, default_zone_from
-from horologe.transports.http_guard import PAYLOAD_KEY, AccessPolicy, BodyGuard, HostOriginGuard, Timeout
+from horologe.transports.http_guard import (
+    PAYLOAD_KEY,
+    AccessPolicy,
+    BodyGuard,
+    HostOriginGuard,
+    Timeout,
+    is_loopback,
+)
+from horologe.transports.http_language import LanguageHeaders
 from horologe.transports.http_observe import AccessLog, Metrics
 from horologe.transports.openapi import openapi_document
+from horologe.transports.ratelimit import rate_limit_middleware
 from horologe.transports.rest import rest_routes
 
 SETTINGS_ENV = "HOROLOGE_INTERNAL_SETTINGS_JSON"
@@ -59,13 +70,22 @@ def wants_progress(payload: object) -> bool:
     return isinstance(meta, dict) and meta.get("progressToken") is not None
 
 
-def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
-    """The ASGI application for these settings."""
+ServerFactory = Callable[[Settings, Clock, Horologe], Server[Any]]
+
+
+def create_app(
+    settings: Settings, clock: Clock | None = None, server_factory: ServerFactory | None = None
+) -> Starlette:
+    """The ASGI application for these settings.
+
+    `server_factory` replaces the MCP server behind /mcp (tests mount the conformance suite's fixture tools on this
+    same HTTP stack: guards, body limits, timeout, metrics, access log); REST tools keep using horologe's handlers.
+    """
     clock = clock or SystemClock()
     http = settings.http
     policy = AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)
     horologe = Horologe(settings, clock, default_zone_from(settings))
-    server = build_server(settings, clock, horologe)
+    server = (server_factory or build_server)(settings, clock, horologe)
     metrics = Metrics()
     server.middleware.append(metrics.middleware())
     # Our guard checks Host and Origin on every route; the SDK's own check would only repeat it on /mcp.
@@ -115,9 +135,19 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         Route("/metrics", metrics_endpoint, methods=["GET"]),
         Route("/openapi.json", openapi, methods=["GET"]),
     ]
+    public_paths: tuple[str, ...] = PUBLIC_PATHS
+    protection: list[Middleware] = []
+    if settings.auth.enabled:
+        from horologe.auth import auth_layer
+
+        auth = auth_layer(settings.auth, PUBLIC_PATHS)
+        routes += auth.routes
+        public_paths, protection = auth.public_paths, auth.middleware
+    route_labels = [route.path for route in routes]
+    protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels)
     middleware = [
         Middleware(AccessLog, metrics=metrics, enabled=http.access_log),
-        Middleware(HostOriginGuard, policy=policy, public_paths=PUBLIC_PATHS),
+        Middleware(HostOriginGuard, policy=policy, public_paths=public_paths),
     ]
     if http.cors_origins:
         middleware.append(
@@ -131,7 +161,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         )
     middleware += [
         Middleware(BodyGuard, max_bytes=http.max_body_bytes, max_depth=http.max_json_depth),
+        Middleware(LanguageHeaders, default_language=settings.i18n.default_language),
         Middleware(Timeout, seconds=http.request_timeout_seconds),
+        *protection,
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
@@ -153,6 +185,13 @@ def serve_http(settings: Settings) -> None:
 
     http = settings.http
     AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)  # fail before forking
+    if not settings.auth.enabled and not is_loopback(settings.server.host):
+        print(
+            f"horologe: WARNING: serving {settings.server.host} without authorization: anyone who can reach this port "
+            "can call every tool. Enable auth (HOROLOGE_AUTH__ENABLED=true with issuer, resource and jwks_url or "
+            "introspection_endpoint) or put an authenticating proxy in front.",
+            file=sys.stderr,
+        )
     options: dict[str, Any] = {
         "host": settings.server.host,
         "port": settings.server.port,

@@ -20,6 +20,7 @@ from horologe.core.errors import TimeError
 from horologe.server import prompts, resources
 from horologe.server.app import Horologe, tool_definition
 from horologe.server.catalog import TOOLS
+from horologe.server.errors import ERROR_META_KEY
 from horologe.transports.http_guard import PAYLOAD_KEY
 from horologe.transports.http_observe import Metrics
 
@@ -93,7 +94,7 @@ def rest_routes(app: Horologe, server: Server[Any], metrics: Metrics) -> list[Ro
             return error_response(400, -32602, 'Body must be {"name": "<tool>", "arguments": {...}}.')
         result = app.run_tool(name, arguments, request_context(payload))
         if result.get("isError"):
-            return domain_error(result["structuredContent"]["error"])
+            return domain_error(result["_meta"][ERROR_META_KEY])
         return JSONResponse(result)
 
     def read_resource(payload: dict[str, Any]) -> Response:

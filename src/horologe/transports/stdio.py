@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import os
+import stat
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -112,6 +113,10 @@ def decode_message(line: bytes) -> types.JSONRPCMessage | bytes | None:
         )
 
 
+class WireClosed(Exception):
+    """The client closed its end of stdout: nobody can read answers any more."""
+
+
 class Wire:
     """The private duplicate of stdout that carries protocol messages."""
 
@@ -121,9 +126,12 @@ class Wire:
     def write(self, data: bytes) -> None:
         """Write all bytes (blocking; messages are small and the client reads them)."""
         view = memoryview(data)
-        while view:
-            written = os.write(self.fd, view)
-            view = view[written:]
+        try:
+            while view:
+                written = os.write(self.fd, view)
+                view = view[written:]
+        except (BrokenPipeError, ConnectionResetError):
+            raise WireClosed from None
 
 
 def claim_stdio() -> tuple[int, Wire, Callable[[], None]]:
@@ -214,10 +222,13 @@ async def serve_streams(server: Server[Any], input_fd: int, wire: Wire, drain_ti
             # End of input: requests already read are answered before the server loop is told to stop.
             await in_flight.wait(drain_timeout)
 
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(write_responses)
-        tasks.start_soon(read_requests)
-        await server.run(read_receive, write_send, server.create_initialization_options())
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(write_responses)
+            tasks.start_soon(read_requests)
+            await server.run(read_receive, write_send, server.create_initialization_options())
+    except* WireClosed:
+        logger.info("the client closed stdout; stopping")
 
 
 async def read_lines(fd: int) -> Any:
@@ -232,15 +243,13 @@ async def read_lines(fd: int) -> Any:
 
 
 async def _chunk_reader(fd: int) -> Callable[[], Any]:
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)):
+        # Regular files and /dev/null (`horologe serve < requests.jsonl`) cannot be polled; read them in a thread.
+        return lambda: anyio.to_thread.run_sync(os.read, fd, CHUNK_BYTES)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=CHUNK_BYTES)
-    try:
-        await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0, closefd=False)
-        )
-    except (ValueError, OSError):
-        # Regular files (e.g. `horologe serve < requests.jsonl`) cannot be watched by the loop; use a thread.
-        return lambda: anyio.to_thread.run_sync(os.read, fd, CHUNK_BYTES)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0, closefd=False))
 
     async def read() -> bytes:
         return await reader.read(CHUNK_BYTES)

@@ -1,0 +1,111 @@
+"""SEP-1655 across replicas: two horologe processes behind nginx share only a signing key, no storage."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from horologe.client.connect import ClientOptions, connect
+from horologe.client.context import ContextSettings
+from tests.e2e.conftest import RunningServer, free_port, start_http_server
+from tests.e2e.test_nginx_replicas import NGINX, render_config, wait_for_port
+
+pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
+KEYS_ENV = {"HOROLOGE_STATE__KEYS": json.dumps({"k1": "shared-secret-for-the-replica-tests-0123456789"})}
+
+
+@pytest.fixture(scope="module")
+def keyed_balanced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[RunningServer]]]:
+    if not Path(NGINX).exists():
+        pytest.fail("nginx is required for this test (.ci/run installs the Debian package)")
+    replicas: list[RunningServer] = []
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        replicas += [start_http_server(env=KEYS_ENV), start_http_server(env=KEYS_ENV)]
+        directory = tmp_path_factory.mktemp("nginx-state")
+        listen = free_port()
+        config = render_config(directory, listen, [replica.port for replica in replicas])
+        nginx = subprocess.Popen([NGINX, "-c", str(config), "-p", str(directory)], stderr=subprocess.PIPE)
+        wait_for_port(listen, nginx)
+        yield listen, replicas
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(timeout=20)
+            if nginx.stderr:
+                nginx.stderr.close()
+        for replica in replicas:
+            replica.stop()
+
+
+def options(url: str, tmp_path: Path, mode: str, **kw: object) -> ClientOptions:
+    return ClientOptions(
+        url=url,
+        mode=mode,  # type: ignore[arg-type]
+        allow_local_state=True,
+        state_db=tmp_path / "client-state.sqlite3",
+        context=kw.pop("context", ContextSettings(enabled=False)),  # type: ignore[arg-type]
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_preferences_set_through_one_replica_are_honoured_by_the_other(
+    keyed_balanced: tuple[int, list[RunningServer]], tmp_path: Path, mode: str
+) -> None:
+    _, (first, second) = keyed_balanced
+    async with connect(options(f"{first.url}/mcp", tmp_path, mode)) as (client, _):
+        stored = await client.call_tool("set_preferences", {"timezone": "Europe/Vienna", "format": "human"})
+        assert stored.structured_content is not None and stored.structured_content["stored"] is True
+    # A new client session against the other replica: same host, so the same server-scope state.
+    async with connect(options(f"{second.url}/mcp", tmp_path, mode)) as (client, _):
+        now = await client.call_tool("get_current_time", {})
+        assert now.structured_content is not None and now.structured_content["timezone"] == "Europe/Vienna"
+        prefs = await client.call_tool("get_preferences", {})
+        assert prefs.structured_content is not None
+        assert prefs.structured_content["preferences"] == {"timezone": "Europe/Vienna", "format": "human"}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_timers_and_preferences_work_through_nginx_round_robin(
+    keyed_balanced: tuple[int, list[RunningServer]], tmp_path: Path, mode: str
+) -> None:
+    listen, _ = keyed_balanced
+    async with connect(options(f"http://127.0.0.1:{listen}/mcp", tmp_path, mode)) as (client, envelope):
+        await client.call_tool("set_preferences", {"timezone": "Asia/Tokyo"})
+        started = await client.call_tool("start_timer", {"label": "deploy"})
+        assert started.structured_content is not None and started.structured_content["stored"] is True
+        for _ in range(4):  # consecutive requests alternate between the replicas
+            checked = await client.call_tool("check_timer", {"label": "deploy"})
+            assert not checked.is_error, checked
+            assert checked.structured_content is not None
+            assert checked.structured_content["timer"]["label"] == "deploy"
+            now = await client.call_tool("get_current_time", {})
+            assert now.structured_content is not None and now.structured_content["timezone"] == "Asia/Tokyo"
+            assert "dev.horologe/state" not in (now.meta or {})
+        listed = await client.call_tool("list_timers", {})
+        assert listed.structured_content is not None and len(listed.structured_content["timers"]) == 1
+        assert envelope.malformed == []
+
+
+async def test_language_and_context_through_the_client_over_http(
+    keyed_balanced: tuple[int, list[RunningServer]], tmp_path: Path
+) -> None:
+    listen, _ = keyed_balanced
+    url = f"http://127.0.0.1:{listen}/mcp"
+    context = ContextSettings(timezone="America/Los_Angeles", locale="en-US")
+    seen = set()
+    for lang in ("de-AT", "fr"):
+        async with connect(options(url, tmp_path, "2026-07-28", lang=lang, context=context)) as (client, envelope):
+            result = await client.call_tool("get_current_time", {})
+            assert result.structured_content is not None
+            assert result.structured_content["timezone"] == "America/Los_Angeles"
+            assert result.meta is not None
+            assert result.meta["dev.horologe/context"]["applied"]["timezone"] == "America/Los_Angeles"
+            seen.add(result.meta.get("io.modelcontextprotocol/contentLanguage"))
+            assert envelope.malformed == []
+    assert len(seen) == 2

