@@ -23,7 +23,8 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
 	@$(VENV)/bin/horologe serve $(ARGS)
 
-test: $(VENV)/.dev  ## the whole test suite
+test: $(VENV)/.dev  ## the whole test suite (installs nginx, redis-server, Node interop tools when missing)
+	scripts/install-test-deps
 	$(UV) run --frozen pytest
 
 check: $(VENV)/.dev  ## lint, format and type checks
