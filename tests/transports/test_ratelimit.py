@@ -16,7 +16,7 @@ from limits.aio.storage import MemoryStorage
 
 from horologe.config import ConfigError, load_settings
 from horologe.transports.http import create_app
-from horologe.transports.ratelimit import ClientAddress, Counter
+from horologe.transports.ratelimit import ClientAddress, Coalescer, Counter
 from tests.e2e.conftest import free_port
 
 pytestmark = pytest.mark.anyio
@@ -171,3 +171,55 @@ async def test_a_blackholed_redis_is_bounded_by_the_storage_timeout():
 def test_bad_rate_limit_config_fails_naming_the_key(section: dict, named: str) -> None:
     with pytest.raises(ConfigError, match=named.replace(".", r"\.")):
         load_settings(overrides={"rate_limit": section})
+
+
+class SlowCountingStorage(MemoryStorage):
+    """Memory storage whose increments take a moment and are counted, so concurrent callers pile up."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trips = 0
+
+    async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        self.trips += 1
+        await anyio.sleep(0.01)
+        return await super().incr(key, expiry, amount=amount)
+
+
+@pytest.mark.anyio
+async def test_concurrent_hits_share_round_trips_and_keep_exact_counts() -> None:
+    storage = SlowCountingStorage()
+    coalescer = Coalescer(storage)
+    counts: list[int] = []
+
+    async def hit() -> None:
+        counts.append(await coalescer.incr("k", 60, 1))
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(50):
+            tasks.start_soon(hit)
+    assert sorted(counts) == list(range(1, 51))
+    assert storage.trips < 10
+    assert await coalescer.incr("k", 60, 2) == 52
+
+
+@pytest.mark.anyio
+async def test_a_failed_trip_fails_every_caller_waiting_on_it() -> None:
+    class Broken(MemoryStorage):
+        async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+            await anyio.sleep(0.01)
+            raise ConnectionError("store down")
+
+    coalescer = Coalescer(Broken())
+    failures: list[str] = []
+
+    async def hit() -> None:
+        try:
+            await coalescer.incr("k", 60, 1)
+        except ConnectionError as exc:
+            failures.append(str(exc))
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(5):
+            tasks.start_soon(hit)
+    assert failures == ["store down"] * 5

@@ -13,6 +13,7 @@ for `retry_seconds`, then tried again, so the server recovers by itself.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import ipaddress
 import logging
@@ -116,11 +117,60 @@ class StoreUnavailable(Exception):
     """The counter store did not answer in time or refused the connection."""
 
 
+class Coalescer:
+    """Concurrent increments of one key share a store round trip; each caller still learns its exact count.
+
+    While an increment of a key is on its way to the store, later callers queue; the next trip adds all their
+    amounts at once and hands each caller the count it would have seen had the increments gone one by one
+    (the store's total after the trip, minus what was queued behind it). Counts stay exact and shared across
+    replicas; only the number of round trips drops when many requests for one client arrive together.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._queues: dict[str, list[tuple[int, asyncio.Future[int]]]] = {}
+        self._trips: set[asyncio.Task[None]] = set()  # held so running trips are not garbage-collected
+
+    async def incr(self, key: str, expiry: int, amount: int) -> int:
+        """The key's count after this caller's increment."""
+        waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        queue = self._queues.get(key)
+        if queue is not None:
+            queue.append((amount, waiter))
+            return await waiter
+        self._queues[key] = [(amount, waiter)]
+        trip = asyncio.get_running_loop().create_task(self._drain(key, expiry))
+        self._trips.add(trip)
+        trip.add_done_callback(self._trips.discard)
+        return await waiter
+
+    async def _drain(self, key: str, expiry: int) -> None:
+        while batch := self._queues.get(key):
+            self._queues[key] = []
+            total = sum(amount for amount, _ in batch)
+            try:
+                count = await self.storage.incr(key, expiry, amount=total)
+            except BaseException as exc:
+                for _, waiter in batch:
+                    if not waiter.done():
+                        waiter.set_exception(exc if isinstance(exc, Exception) else RuntimeError("cancelled"))
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            running = count - total
+            for amount, waiter in batch:
+                running += amount
+                if not waiter.done():
+                    waiter.set_result(running)
+        self._queues.pop(key, None)
+
+
 class Counter:
     """Fixed, clock-aligned windows counted in a `limits` storage, with a bounded wait and a pause after failures."""
 
     def __init__(self, storage: Storage, timeout: float, retry_seconds: float, clock: Clock) -> None:
         self.storage = storage
+        self.coalescer = Coalescer(storage)
         self.timeout = timeout
         self.retry_seconds = retry_seconds
         self.clock = clock
@@ -141,7 +191,7 @@ class Counter:
                     period = item.get_expiry()
                     window = int(now // period)
                     key = item.key_for(bucket, identity, str(window))
-                    count = await self.storage.incr(key, period, amount=cost)
+                    count = await self.coalescer.incr(key, period, cost)
                     reset = max(1, math.ceil((window + 1) * period - now))
                     verdicts.append(Verdict(item.amount, max(0, item.amount - count), reset, count <= item.amount))
         except Exception as exc:  # the store's own errors, timeouts, refused connections: all mean "unavailable"
