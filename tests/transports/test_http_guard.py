@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
-from horologe.transports.http_guard import AccessPolicy, _depth, is_loopback
+from horologe.transports.http_guard import AccessPolicy, Timeout, _depth, is_loopback
 
 
 @pytest.mark.parametrize(
@@ -62,3 +65,35 @@ def test_json_depth_stops_early_past_the_limit() -> None:
     for _ in range(10_000):
         deep = [deep]
     assert _depth(deep, 32) == 33
+
+
+async def _slow_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    await asyncio.sleep(10)
+
+
+async def _streaming_then_slow_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await asyncio.sleep(10)
+
+
+@pytest.mark.anyio
+async def test_a_request_that_overruns_gets_504_without_hanging() -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await Timeout(_slow_app, seconds=0.05)({"type": "http", "path": "/mcp"}, None, send)
+    assert sent[0]["status"] == 504
+    assert b"-32603" in sent[1]["body"]
+
+
+@pytest.mark.anyio
+async def test_a_stream_that_overruns_is_cut_without_a_second_response() -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await Timeout(_streaming_then_slow_app, seconds=0.05)({"type": "http", "path": "/mcp"}, None, send)
+    assert [message["type"] for message in sent] == ["http.response.start"]

@@ -23,7 +23,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from starlette.middleware import Middleware
@@ -186,7 +185,7 @@ class Counter:
         now = self.clock.now().timestamp()
         verdicts = []
         try:
-            with anyio.fail_after(self.timeout):
+            async with asyncio.timeout(self.timeout):
                 for item in items:
                     period = item.get_expiry()
                     window = int(now // period)
