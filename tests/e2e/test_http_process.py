@@ -413,3 +413,18 @@ def test_sigterm_lets_an_in_flight_request_finish() -> None:
     # uvicorn re-raises the signal after its graceful shutdown, so the exit status is "terminated by SIGTERM".
     assert server.process.wait(timeout=30) in (0, -15)
     server.stop()
+
+
+def test_metrics_labels_stay_bounded_whatever_names_clients_send(http_server: RunningServer) -> None:
+    for index in range(3):
+        send(
+            http_server,
+            "POST",
+            "/mcp",
+            modern_call(f"no_such_tool_{index}", {}),
+            modern_headers("tools/call", f"no_such_tool_{index}"),
+        )
+    _, _, raw = send(http_server, "GET", "/metrics", headers=[])
+    text = raw.decode()
+    assert "no_such_tool" not in text
+    assert 'tool="unknown"' in text

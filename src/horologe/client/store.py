@@ -33,15 +33,12 @@ INTERPRETERS: Final = ("python", "python3", "node", "deno", "bun", "uv", "uvx", 
 
 
 def state_dir() -> Path:
-    """Where server-scope state is kept: platformdirs' user state dir if installed, else XDG's default."""
+    """Where server-scope state is kept: HOROLOGE_CLIENT_STATE_DIR, else the user's state dir (platformdirs)."""
     override = os.environ.get("HOROLOGE_CLIENT_STATE_DIR")
     if override:
         return Path(override)
-    try:
-        import platformdirs  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-        return Path(base) / "horologe"
+    import platformdirs
+
     return Path(platformdirs.user_state_dir("horologe"))
 
 

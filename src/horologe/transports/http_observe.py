@@ -10,7 +10,6 @@ import json
 import logging
 import os
 import re
-import sys
 import time
 import uuid
 from typing import Any
@@ -20,8 +19,26 @@ from mcp.shared.exceptions import MCPError
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from horologe.server.catalog import TOOLS_BY_NAME
 from horologe.transports.http_guard import PAYLOAD_KEY, header
 
+KNOWN_METHODS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "server/discover",
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/list",
+        "prompts/get",
+        "completion/complete",
+        "notifications/initialized",
+        "notifications/cancelled",
+    }
+)
 OTEL_MCP_BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300)
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 access_logger = logging.getLogger("horologe.access")
@@ -57,6 +74,7 @@ class Metrics:
             registry=self.registry,
             multiprocess_mode="livesum",
         )
+        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
         self.rate_limited = Counter(
             "horologe_rate_limited_requests", "Requests refused by rate limiting.", ["route"], registry=self.registry
         )
@@ -73,15 +91,22 @@ class Metrics:
 
     def record(self, method: str, tool: str, outcome: str, seconds: float) -> None:
         """Count one MCP operation and its duration."""
-        self.operations.labels(method, tool, outcome).inc()
-        self.duration.labels(method, tool, outcome).observe(seconds)
+        key = (method, tool, outcome)
+        children = self._children.get(key)
+        if children is None:
+            # prometheus_client's labels() lookup costs more than the update; the label sets are few and bounded.
+            children = self._children[key] = (self.operations.labels(*key), self.duration.labels(*key))
+        children[0].inc()
+        children[1].observe(seconds)
 
     def middleware(self) -> Any:
         """A server middleware that records every MCP request (any transport that uses this server)."""
 
         async def measure(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
             name = ctx.params.get("name") if ctx.params else None
-            tool = name[:64] if ctx.method == "tools/call" and isinstance(name, str) else ""
+            # Labels come from fixed sets only: a client choosing names must not grow the metrics without bound.
+            tool = (name if name in TOOLS_BY_NAME else "unknown") if ctx.method == "tools/call" else ""
+            method = ctx.method if ctx.method in KNOWN_METHODS else "other"
             started = time.perf_counter()
             outcome = "error"
             try:
@@ -91,7 +116,7 @@ class Metrics:
             except MCPError:
                 raise
             finally:
-                self.record(ctx.method, tool, outcome, time.perf_counter() - started)
+                self.record(method, tool, outcome, time.perf_counter() - started)
 
         return measure
 
@@ -155,7 +180,8 @@ class AccessLog:
             name = params.get("name") if isinstance(params, dict) else payload.get("name")
             if isinstance(name, str):
                 entry["name"] = name[:64]
-        sys.stderr.write(json.dumps(entry) + "\n")
+        # One unbuffered write per line: lines from concurrent requests never interleave, and no flush is needed.
+        os.write(2, (json.dumps(entry) + "\n").encode())
 
 
 def _route(path: str) -> str:
