@@ -160,6 +160,21 @@ def _list_tools() -> int:
     return 0
 
 
+def parse_tool_arguments(pairs: Sequence[str]) -> dict[str, Any] | None:
+    """`key=value` pairs as tool arguments (values are JSON when they parse, else text); None after an error."""
+    arguments: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            print(f"horologe: argument {pair!r} must look like key=value", file=sys.stderr)
+            return None
+        try:
+            arguments[key] = json.loads(value)
+        except json.JSONDecodeError:
+            arguments[key] = value
+    return arguments
+
+
 def _call(settings: Any, tool: str, pairs: Sequence[str]) -> int:
     from mcp.shared.exceptions import MCPError
 
@@ -167,16 +182,9 @@ def _call(settings: Any, tool: str, pairs: Sequence[str]) -> int:
     from horologe.server.app import Horologe, default_zone_from
     from horologe.server.errors import ERROR_META_KEY
 
-    arguments: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            print(f"horologe: argument {pair!r} must look like key=value", file=sys.stderr)
-            return 2
-        try:
-            arguments[key] = json.loads(value)
-        except json.JSONDecodeError:
-            arguments[key] = value
+    arguments = parse_tool_arguments(pairs)
+    if arguments is None:
+        return 2
     app = Horologe(settings, SystemClock(), default_zone_from(settings))
     try:
         result = app.run_tool(tool, arguments, app.context())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import shutil
@@ -68,15 +69,15 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise RuntimeError("nginx did not come up")
 
 
-@pytest.fixture(scope="module")
-def balanced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[RunningServer]]]:
+@contextlib.contextmanager
+def behind_nginx(directory: Path, env: dict[str, str] | None = None) -> Iterator[tuple[int, list[RunningServer]]]:
+    """Two real replicas (same environment) behind a real nginx on loopback; everything stopped afterwards."""
     if not Path(NGINX).exists():
-        pytest.fail("nginx is required for this test (.ci/run installs the Debian package)")
+        pytest.fail("nginx is required for this test (make test installs the Debian package)")
     replicas: list[RunningServer] = []
     nginx: subprocess.Popen[bytes] | None = None
     try:
-        replicas += [start_http_server(), start_http_server()]
-        directory = tmp_path_factory.mktemp("nginx")
+        replicas += [start_http_server(env=env), start_http_server(env=env)]
         listen = free_port()
         config = render_config(directory, listen, [replica.port for replica in replicas])
         nginx = subprocess.Popen([NGINX, "-c", str(config), "-p", str(directory)], stderr=subprocess.PIPE)
@@ -90,6 +91,12 @@ def balanced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, li
                 nginx.stderr.close()
         for replica in replicas:
             replica.stop()
+
+
+@pytest.fixture(scope="module")
+def balanced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[RunningServer]]]:
+    with behind_nginx(tmp_path_factory.mktemp("nginx")) as topology:
+        yield topology
 
 
 def test_nginx_spreads_rest_calls_over_both_replicas(balanced: tuple[int, list[RunningServer]]) -> None:

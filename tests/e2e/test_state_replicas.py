@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,8 +10,8 @@ import pytest
 
 from horologe.client.connect import ClientOptions, connect
 from horologe.client.context import ContextSettings
-from tests.e2e.conftest import RunningServer, free_port, start_http_server
-from tests.e2e.test_nginx_replicas import NGINX, render_config, wait_for_port
+from tests.e2e.conftest import RunningServer
+from tests.e2e.test_nginx_replicas import behind_nginx
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 KEYS_ENV = {"HOROLOGE_STATE__KEYS": json.dumps({"k1": "shared-secret-for-the-replica-tests-0123456789"})}
@@ -20,26 +19,8 @@ KEYS_ENV = {"HOROLOGE_STATE__KEYS": json.dumps({"k1": "shared-secret-for-the-rep
 
 @pytest.fixture(scope="module")
 def keyed_balanced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[RunningServer]]]:
-    if not Path(NGINX).exists():
-        pytest.fail("nginx is required for this test (.ci/run installs the Debian package)")
-    replicas: list[RunningServer] = []
-    nginx: subprocess.Popen[bytes] | None = None
-    try:
-        replicas += [start_http_server(env=KEYS_ENV), start_http_server(env=KEYS_ENV)]
-        directory = tmp_path_factory.mktemp("nginx-state")
-        listen = free_port()
-        config = render_config(directory, listen, [replica.port for replica in replicas])
-        nginx = subprocess.Popen([NGINX, "-c", str(config), "-p", str(directory)], stderr=subprocess.PIPE)
-        wait_for_port(listen, nginx)
-        yield listen, replicas
-    finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(timeout=20)
-            if nginx.stderr:
-                nginx.stderr.close()
-        for replica in replicas:
-            replica.stop()
+    with behind_nginx(tmp_path_factory.mktemp("nginx-state"), KEYS_ENV) as topology:
+        yield topology
 
 
 def options(url: str, tmp_path: Path, mode: str, **kw: object) -> ClientOptions:

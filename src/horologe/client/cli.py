@@ -53,19 +53,16 @@ def run(args: argparse.Namespace) -> int:
         return _state(args)
     import anyio
 
-    from horologe.client.connect import ClientOptions, configure_tracing
+    from horologe.client.connect import ClientOptions
+    from horologe.otel import install_sdk_from_environment
 
-    configure_tracing()
-    arguments: dict[str, Any] = {}
-    for pair in getattr(args, "arguments", ()):
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            print(f"horologe: argument {pair!r} must look like key=value", file=sys.stderr)
-            return 2
-        try:
-            arguments[key] = json.loads(value)
-        except json.JSONDecodeError:
-            arguments[key] = value
+    # The SDK's client opens a span per request and injects `traceparent` once a provider is installed (SEP-414).
+    install_sdk_from_environment()
+    from horologe.cli import parse_tool_arguments
+
+    arguments = parse_tool_arguments(getattr(args, "arguments", ()))
+    if arguments is None:
+        return 2
     options = ClientOptions(
         stdio=args.stdio,
         url=args.url,

@@ -42,38 +42,6 @@ class ClientOptions:
         return normalize_accept_language(self.lang) if self.lang else accept_language_from_env()
 
 
-def configure_tracing() -> bool:
-    """Install an OpenTelemetry SDK tracer provider when the SDK is installed and OTEL_* asks for export.
-
-    The MCP SDK's dispatcher then opens a client span per request and injects `traceparent` (SEP-414).
-    """
-    if not (os.environ.get("OTEL_TRACES_EXPORTER") or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")):
-        return False
-    try:
-        from opentelemetry import trace
-        from opentelemetry.sdk.trace import TracerProvider  # type: ignore[import-not-found,unused-ignore]
-        from opentelemetry.sdk.trace.export import (  # type: ignore[import-not-found,unused-ignore]
-            BatchSpanProcessor,
-            ConsoleSpanExporter,
-        )
-    except ImportError:
-        return False
-    exporter: Any = ConsoleSpanExporter()
-    if os.environ.get("OTEL_TRACES_EXPORTER", "otlp") == "otlp":
-        try:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[import-not-found,unused-ignore]
-                OTLPSpanExporter,
-            )
-
-            exporter = OTLPSpanExporter()
-        except ImportError:
-            pass
-    provider = TracerProvider()
-    provider.add_span_processor(BatchSpanProcessor(exporter))
-    trace.set_tracer_provider(provider)
-    return True
-
-
 @asynccontextmanager
 async def connect(options: ClientOptions) -> AsyncIterator[tuple[Client, Envelope]]:
     """A connected `Client` whose every request carries state, context and language; and its envelope."""

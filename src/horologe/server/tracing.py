@@ -31,8 +31,9 @@ from opentelemetry import trace
 from opentelemetry.trace import Link, SpanKind, StatusCode
 from pydantic import ValidationError
 
+from horologe.otel import EXPORT_VARIABLES, install_sdk_from_environment
+
 logger = logging.getLogger("horologe")
-EXPORT_VARIABLES = ("OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 _tracer = trace.get_tracer("horologe")
 
 
@@ -41,37 +42,6 @@ def tracing_configured() -> bool:
     if not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
         return True
     return any(os.environ.get(name) for name in EXPORT_VARIABLES)
-
-
-def install_sdk_from_environment() -> bool:
-    """Install the OpenTelemetry SDK's tracer provider when OTEL_* asks for export and the SDK is importable."""
-    if not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
-        return True
-    if not any(os.environ.get(name) for name in EXPORT_VARIABLES) or os.environ.get("OTEL_SDK_DISABLED") == "true":
-        return False
-    try:
-        from opentelemetry.sdk.trace import TracerProvider  # type: ignore[import-not-found,unused-ignore]
-        from opentelemetry.sdk.trace.export import (  # type: ignore[import-not-found,unused-ignore]
-            BatchSpanProcessor,
-            ConsoleSpanExporter,
-        )
-    except ImportError:
-        logger.warning("OTEL_* export is configured but opentelemetry-sdk is not installed; no spans are exported")
-        return False
-    exporter: Any = ConsoleSpanExporter()
-    if os.environ.get("OTEL_TRACES_EXPORTER", "otlp") == "otlp":
-        try:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[import-not-found,unused-ignore]
-                OTLPSpanExporter,
-            )
-
-            exporter = OTLPSpanExporter()
-        except ImportError:
-            logger.warning("OTEL_TRACES_EXPORTER=otlp needs opentelemetry-exporter-otlp-proto-http; using console")
-    provider = TracerProvider()
-    provider.add_span_processor(BatchSpanProcessor(exporter))
-    trace.set_tracer_provider(provider)
-    return True
 
 
 class ServerSpans:
