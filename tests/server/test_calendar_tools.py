@@ -366,3 +366,15 @@ async def test_holidays_without_country_or_context_say_what_is_missing(client: C
     result = await client.call_tool("list_holidays", {"year": 2025})
     assert result.is_error is True
     assert "userLocation.country" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_holiday_names_follow_the_negotiated_language(client: Client) -> None:
+    meta = {"io.modelcontextprotocol/acceptLanguage": "de"}
+    result = await client.call_tool("list_holidays", {"country": "AT", "year": 2025}, meta=meta)  # type: ignore[arg-type]
+    assert result.structured_content is not None
+    names = [name for day in result.structured_content["holidays"] for name in day["names"]]
+    assert "Neujahr" in names
+    assert (result.meta or {}).get("io.modelcontextprotocol/contentLanguage") == "de"
+    english = await client.call_tool("list_holidays", {"country": "AT", "year": 2025, "language": "en"}, meta=meta)  # type: ignore[arg-type]
+    assert english.structured_content is not None
+    assert "New Year's Day" in [name for day in english.structured_content["holidays"] for name in day["names"]]

@@ -26,7 +26,7 @@ SUBDIVISION_HELP = (
 DATE_HELP = "An ISO 8601 date such as '2026-03-02' (also '20260302', '2026-W10-1', '2026-061')."
 LANGUAGE_HELP = (
     "Language of holiday names, e.g. 'en_US', 'de', 'fr'; used when the holidays data has names in it, "
-    "otherwise American English (or the country's language)."
+    "otherwise American English (or the country's language). Defaults to the request's language preference."
 )
 
 

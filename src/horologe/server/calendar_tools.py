@@ -29,6 +29,7 @@ from horologe.core.localtime import LocalResolution
 from horologe.core.parse import parse_timestamp
 from horologe.core.recurrence import expand, parse_rule
 from horologe.core.zones import ResolvedZone, resolve_zone
+from horologe.i18n.translate import current
 from horologe.server import calendar_schemas as s
 from horologe.server.calendar_text import text
 from horologe.server.schedule_tools import date_argument, find_meeting_time, timezone_history
@@ -68,6 +69,22 @@ def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> 
     }
 
 
+def holiday_language(explicit: str | None) -> str | None:
+    """Holiday names in the `language` argument, else the request's negotiated language (SEP-2792), else default."""
+    if explicit is not None:
+        return explicit
+    choice = current()
+    return choice.tag if choice is not None and choice.requested else None
+
+
+def report_holiday_language(explicit: str | None, used: str | None) -> None:
+    """When holiday names could not follow the negotiated language, say which language they are in."""
+    choice = current()
+    negotiated = explicit is None and choice is not None and choice.requested
+    if negotiated and choice and used and used.split("_")[0].casefold() != choice.tag.split("-")[0].casefold():
+        choice.fall_back(used.replace("_", "-"))
+
+
 def country_or_context(country: str | None, ctx: RequestContext) -> str:
     """The country argument, else the user's country from client context (explicit argument > client context)."""
     chosen = country or ctx.country
@@ -90,7 +107,9 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     weekend = parse_weekend(args.weekend) if args.weekend is not None else None
     extra = {date_argument(day, "extra_holidays"): "Extra holiday" for day in args.extra_holidays or []}
     country = country_or_context(args.country, ctx)
-    calendar = holiday_calendar(country, args.subdivision, language=args.language, weekend=weekend, extra=extra)
+    language = holiday_language(args.language)
+    calendar = holiday_calendar(country, args.subdivision, language=language, weekend=weekend, extra=extra)
+    report_holiday_language(args.language, calendar.language)
     start = date_argument(args.start, "start") if args.start else ctx.now.astimezone(ctx.default_zone.tz).date()
     place = calendar.country + (f"-{calendar.subdivision}" if calendar.subdivision else "")
     body: dict[str, Any] = {
@@ -126,7 +145,8 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
 def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The public holidays of a country (and subdivision) in a year."""
     country = country_or_context(args.country, ctx)
-    calendar: HolidayCalendar = holiday_calendar(country, args.subdivision, language=args.language)
+    calendar: HolidayCalendar = holiday_calendar(country, args.subdivision, language=holiday_language(args.language))
+    report_holiday_language(args.language, calendar.language)
     year = args.year or ctx.now.astimezone(ctx.default_zone.tz).year
     hits = holidays_in_year(calendar, year)
     return {
