@@ -86,6 +86,20 @@ async def test_preferences_become_defaults_for_later_calls(client: Client) -> No
     assert (await structured(client, "get_preferences", {}))["preferences"] == {}
 
 
+async def test_stored_format_and_week_start_are_applied_by_the_tools(client: Client) -> None:
+    await structured(client, "set_preferences", {"format": "human", "week_start": "sunday"})
+    now = await structured(client, "get_current_time", {"timezone": "UTC"})
+    assert now["format"] == "human" and " at " in str(now["formatted"])
+    explicit = await structured(client, "get_current_time", {"timezone": "UTC", "format": "unix"})
+    assert explicit["format"] == "unix" and isinstance(explicit["formatted"], int)
+    week = await structured(client, "resolve_time_expression", {"expression": "this week", "locale": "de-AT"})
+    assert week["week_start"] == "sunday" and week["week_start_source"] == "preference"
+    argument = await structured(
+        client, "resolve_time_expression", {"expression": "this week", "locale": "de-AT", "week_start": "monday"}
+    )
+    assert argument["week_start_source"] == "argument"
+
+
 async def test_client_context_wins_over_the_stored_preference(
     keyed: Settings, clock: SteppingClock, tmp_path: Path, mode: str
 ) -> None:

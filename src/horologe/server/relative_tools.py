@@ -84,7 +84,7 @@ class ResolveTimeExpressionResult(schemas.Result):
     reference: schemas.ZoneMoment = Field(description="The instant the expression was resolved from.")
     reference_source: Literal["argument", "client_context", "server_clock"]
     week_start: Weekday
-    week_start_source: Literal["argument", "locale", "default"]
+    week_start_source: Literal["argument", "preference", "locale", "default"]
 
 
 def resolve_time_expression(
@@ -94,7 +94,7 @@ def resolve_time_expression(
     zone = zone_from(args.timezone, ctx)
     locale = _locale(args.locale) or ctx.locale
     reference, reference_source = _reference(args.reference_time, zone, ctx)
-    week_start, week_source = _week_start(args.week_start, locale)
+    week_start, week_source = _week_start(args.week_start, ctx.preferences.get("week_start"), locale)
     languages = [locale.split("-")[0]] if locale and locale.split("-")[0] in LANGUAGE_CODES else []
     resolution = resolve_expression(
         args.expression, reference=reference, zone=zone.tz, week_start=week_start, languages=languages
@@ -121,9 +121,12 @@ def _reference(value: str | int | float | None, zone: ResolvedZone, ctx: Request
     return ctx.now, "client_context" if ctx.client.now is not None else "server_clock"
 
 
-def _week_start(explicit: str | None, locale: str | None) -> tuple[int, str]:
+def _week_start(explicit: str | None, stored: object, locale: str | None) -> tuple[int, str]:
+    """Argument > stored preference (SEP-1655) > the locale's first day > Monday."""
     if explicit is not None:
         return WEEKDAY_NAMES.index(explicit), "argument"
+    if isinstance(stored, str) and stored in WEEKDAY_NAMES:
+        return WEEKDAY_NAMES.index(stored), "preference"
     from_locale = first_week_day(locale)
     if from_locale is not None:
         return from_locale, "locale"

@@ -43,10 +43,11 @@ class GetCurrentTimeArgs(Arguments):
         max_length=256,
         description=f"Timezone to report the time in. Defaults to the server's default zone. {TIMEZONE_HELP}",
     )
-    format: Literal["iso", "unix", "human", "custom"] = Field(
-        default="iso",
+    format: Literal["iso", "unix", "human", "custom"] | None = Field(
+        default=None,
         description="How to fill 'formatted': 'iso' (ISO 8601), 'unix' (seconds), 'human' "
-        "('Sunday, November 22, 2026 at 4:11 AM CET') or 'custom' (needs custom_format).",
+        "('Sunday, November 22, 2026 at 4:11 AM CET') or 'custom' (needs custom_format). Defaults to the user's "
+        "stored format preference, else 'iso'.",
     )
     custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT_HELP)
 

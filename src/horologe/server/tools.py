@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
@@ -24,6 +24,8 @@ from horologe.server import schemas
 
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 NO_DST: dict[str, object] = {"dst_gap": False, "ambiguous": False}
+# A stored format preference (SEP-1655) that get_current_time can honour, in its own vocabulary.
+NOW_FORMATS: dict[str, Literal["iso", "unix", "human"]] = {"iso8601": "iso", "unix": "unix", "human": "human"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +142,8 @@ def truncate(instant: datetime, precision: str) -> datetime:
 def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The current time in a zone, with offset, DST state, weekday and ISO week."""
     zone = zone_from(args.timezone, ctx)
-    fmt: OutputFormat = "iso8601" if args.format == "iso" else args.format
+    chosen = args.format or NOW_FORMATS.get(str(ctx.preferences.get("format")), "iso")
+    fmt: OutputFormat = "iso8601" if chosen == "iso" else chosen
     checked_format(fmt, args.custom_format, options)
     now = truncate(ctx.now, options.precision).astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, now)
@@ -150,7 +153,7 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
         "unix": int(now.timestamp() // 1),
         "unix_ms": int(now.timestamp() * 1000 // 1),
         "formatted": render(now, zone, fmt, args.custom_format, ctx.locale),
-        "format": args.format,
+        "format": chosen,
         "utc_offset_seconds": int(facts.utc_offset.total_seconds()),
         "day_of_week": DAY_NAMES[now.weekday()],
         "iso_week": f"{iso_year}-W{iso_week:02d}-{iso_day}",
