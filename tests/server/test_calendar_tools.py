@@ -378,3 +378,16 @@ async def test_holiday_names_follow_the_negotiated_language(client: Client) -> N
     english = await client.call_tool("list_holidays", {"country": "AT", "year": 2025, "language": "en"}, meta=meta)  # type: ignore[arg-type]
     assert english.structured_content is not None
     assert "New Year's Day" in [name for day in english.structured_content["holidays"] for name in day["names"]]
+
+
+async def test_next_occurrences_reports_progress_when_asked(client: Client) -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    arguments = {"rule": "FREQ=DAILY;BYHOUR=9", "timezone": "Europe/Vienna", "count": 5}
+    result = await client.call_tool("next_occurrences", arguments, progress_callback=on_progress)
+    assert result.is_error is False
+    assert [(progress, total) for progress, total, _ in seen] == [(0, 1), (1, 1)]
+    assert seen[0][2] == "Expanding the recurrence rule" and seen[1][2] == "Expanded 5 occurrences"

@@ -49,3 +49,5 @@ TITLES: Final = (
 
 PROGRESS_SEARCHING: Final = N_("Searching the timezone database")
 PROGRESS_DONE: Final = N_("Found {count} matching timezones")
+PROGRESS_EXPANDING: Final = N_("Expanding the recurrence rule")
+PROGRESS_EXPANDED: Final = N_("Expanded {count} occurrences")

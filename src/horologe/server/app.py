@@ -19,7 +19,13 @@ from horologe.context import RequestContext
 from horologe.core.client_context import CLIENT_CONTEXT_META_KEY, NO_CONTEXT, read_client_context
 from horologe.core.errors import TimeError
 from horologe.core.zones import ResolvedZone, resolve_zone
-from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_SEARCHING, SERVER_TITLE
+from horologe.i18n.messages import (
+    PROGRESS_DONE,
+    PROGRESS_EXPANDED,
+    PROGRESS_EXPANDING,
+    PROGRESS_SEARCHING,
+    SERVER_TITLE,
+)
 from horologe.i18n.translate import current_tag
 from horologe.i18n.translate import gettext as translated
 from horologe.server import completion, prompts, resources
@@ -33,6 +39,11 @@ from horologe.server.state_tools import stored_preferences
 from horologe.server.tools import ToolOptions, ToolSpec
 from horologe.server.tracing import drop_unused_tracing
 
+# Tools that report progress when asked (SEP-414 progressToken): (starting, finished, result count field).
+PROGRESS_MESSAGES: dict[str, tuple[str, str, str]] = {
+    "list_timezones": (PROGRESS_SEARCHING, PROGRESS_DONE, "total"),
+    "next_occurrences": (PROGRESS_EXPANDING, PROGRESS_EXPANDED, "count"),
+}
 INSTRUCTIONS = (
     "horologe answers questions about time precisely: the current time anywhere, conversions between zones on any "
     "date, durations, formatting and timezone facts. Never guess the current date or an offset; call a tool. "
@@ -129,13 +140,13 @@ class Horologe:
     async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> dict[str, Any]:
         """Run a tool for an MCP request; every result carries the context report in `_meta`."""
         context = self.context(ctx)
-        progress = params.name == "list_timezones"
+        progress = PROGRESS_MESSAGES.get(params.name)
         if progress:
-            await send_progress(ctx, 0, 1, translated(PROGRESS_SEARCHING))
+            await send_progress(ctx, 0, 1, translated(progress[0]))
         result = self.run_tool(params.name, params.arguments, context)
         if progress:
-            count = result.get("structuredContent", {}).get("total", 0) if not result.get("isError") else 0
-            await send_progress(ctx, 1, 1, translated(PROGRESS_DONE).format(count=count))
+            count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
+            await send_progress(ctx, 1, 1, translated(progress[1]).format(count=count))
         result["_meta"] = {**result.get("_meta", {}), **context.meta()}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
         result["resultType"] = "complete"
