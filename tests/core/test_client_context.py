@@ -13,18 +13,9 @@ from horologe.core.client_context import (
     lift_client_context,
     read_client_context,
 )
+from tests.sep1809 import EXAMPLE_3
 
-FULL = {
-    "timezone": "America/Los_Angeles",
-    "currentTimestamp": "2025-11-12T06:23:00-08:00",
-    "locale": "en-US",
-    "userLocation": {
-        "city": "Los Angeles",
-        "region": "California",
-        "country": "US",
-        "coordinates": {"latitude": 34.0522, "longitude": -118.2437},
-    },
-}
+FULL = EXAMPLE_3  # the proposal's third example: every field
 
 
 def test_a_full_context_is_applied_field_by_field() -> None:

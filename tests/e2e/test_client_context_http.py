@@ -10,17 +10,10 @@ import pytest
 
 from tests.e2e.conftest import RunningServer
 from tests.e2e.test_http_process import ENVELOPE, modern_headers, send
+from tests.sep1809 import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 
 pytestmark = [pytest.mark.e2e]
 REPORT = "dev.horologe/context"
-EXAMPLE_1 = {"timezone": "Europe/Vienna", "locale": "de-AT"}
-EXAMPLE_2 = {"currentTimestamp": "2025-11-12T14:23:00+01:00"}
-EXAMPLE_3 = {
-    "timezone": "America/Los_Angeles",
-    "currentTimestamp": "2025-11-12T05:23:00-08:00",
-    "locale": "en-US",
-    "userLocation": {"city": "San Francisco", "region": "California", "country": "US"},
-}
 
 
 def top_level(expression: str, context: dict[str, Any], modern: bool) -> dict[str, Any]:

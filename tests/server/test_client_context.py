@@ -11,23 +11,11 @@ import pytest
 from mcp.client import Client
 
 from horologe.core.client_context import CLIENT_CONTEXT_META_KEY, CONTEXT_REPORT_META_KEY
+from tests.sep1809 import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
 
 ERAS = ["legacy", "2026-07-28"]
 
-# The clientContext objects of the proposal's three examples, verbatim.
-EXAMPLE_1 = {"timezone": "Europe/Vienna", "locale": "de-AT"}
-EXAMPLE_2 = {"currentTimestamp": "2025-11-12T14:23:00+01:00"}
-EXAMPLE_3 = {
-    "timezone": "America/Los_Angeles",
-    "currentTimestamp": "2025-11-12T06:23:00-08:00",
-    "locale": "en-US",
-    "userLocation": {
-        "city": "Los Angeles",
-        "region": "California",
-        "country": "US",
-        "coordinates": {"latitude": 34.0522, "longitude": -118.2437},
-    },
-}
+# The clientContext objects of the proposal's three examples come from tests/sep1809.py.
 
 
 async def call(
