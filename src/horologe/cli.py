@@ -149,11 +149,11 @@ def _serve(settings: Any) -> int:
 
 
 def _list_tools() -> int:
-    from horologe.server.app import tool_definition
+    from horologe.server.app import tool_schemas
     from horologe.server.catalog import TOOLS
 
     for spec in TOOLS:
-        schema = tool_definition(spec)["inputSchema"]
+        schema = tool_schemas(spec)[0]
         required = set(schema.get("required", []))
         names = [name if name in required else f"[{name}]" for name in schema["properties"]]
         print(f"{spec.name}({', '.join(names)})  {spec.title}")

@@ -60,16 +60,23 @@ def tool_model(spec: ToolSpec, language: str = "en", descriptions: bool = False)
     return types.Tool.model_validate(tool_definition(spec, language, descriptions))
 
 
+@cache
+def tool_schemas(spec: ToolSpec) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A tool's input and output JSON Schemas, built once: pydantic schema generation is slow (read-only results)."""
+    return clean_schema(spec.arguments.model_json_schema()), clean_schema(spec.result.model_json_schema())
+
+
 def tool_definition(spec: ToolSpec, language: str | None = None, descriptions: bool = False) -> dict[str, Any]:
     """The wire form of a tool; titles in `language` (default: the current request's), names and schemas never."""
     language = language or current_tag()
     title = translated(spec.title, language)
+    input_schema, output_schema = tool_schemas(spec)
     return {
         "name": spec.name,
         "title": title,
         "description": translated(spec.description, language) if descriptions else spec.description,
-        "inputSchema": clean_schema(spec.arguments.model_json_schema()),
-        "outputSchema": clean_schema(spec.result.model_json_schema()),
+        "inputSchema": input_schema,
+        "outputSchema": output_schema,
         "annotations": {"title": title, **TOOL_ANNOTATIONS},
     }
 

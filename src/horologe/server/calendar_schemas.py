@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pydantic import Field, StrictInt, StrictStr
 
+from horologe.core.localtime import Disambiguation
 from horologe.server.schemas import (
     DISAMBIGUATION_HELP,
     TIMESTAMP_HELP,
     TIMEZONE_HELP,
     Arguments,
-    Disambiguation,
     DstReport,
     Result,
     Timestamp,

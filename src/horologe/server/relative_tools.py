@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import Field, StrictFloat, StrictInt, StrictStr
+from pydantic import Field
 
 from horologe.context import RequestContext
 from horologe.core.client_context import read_client_context
@@ -47,7 +47,7 @@ class ResolveTimeExpressionArgs(schemas.Arguments):
         description="BCP 47 locale such as 'de-AT' or 'en-US': which language to try first and the first day of "
         "the week. Defaults to the client's locale.",
     )
-    reference_time: StrictStr | StrictInt | StrictFloat | None = Field(
+    reference_time: schemas.Timestamp | None = Field(
         default=None,
         description="The instant to count from. Defaults to now (the client's currentTimestamp when sent). "
         f"{schemas.TIMESTAMP_HELP}",

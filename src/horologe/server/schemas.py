@@ -7,8 +7,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from horologe.core.format import OutputFormat
+from horologe.core.localtime import Disambiguation
 
-Disambiguation = Literal["compatible", "earlier", "later", "reject"]
 Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Unix times
 
 TIMEZONE_HELP = (

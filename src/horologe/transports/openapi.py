@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from horologe import __version__
-from horologe.server.app import tool_definition
+from horologe.server.app import tool_schemas
 from horologe.server.catalog import TOOLS
 
 JSONRPC_ERROR = {
@@ -45,8 +45,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
 
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document served at /openapi.json."""
-    tool_schemas = {f"{spec.name}_arguments": tool_definition(spec)["inputSchema"] for spec in TOOLS}
-    result_schemas = {f"{spec.name}_result": tool_definition(spec)["outputSchema"] for spec in TOOLS}
+    argument_schemas = {f"{spec.name}_arguments": tool_schemas(spec)[0] for spec in TOOLS}
+    result_schemas = {f"{spec.name}_result": tool_schemas(spec)[1] for spec in TOOLS}
     call_request = {
         "type": "object",
         "required": ["name"],
@@ -54,7 +54,7 @@ def openapi_document() -> dict[str, Any]:
             "name": {"type": "string", "enum": [spec.name for spec in TOOLS]},
             "arguments": {
                 "description": "The tool's arguments; see the <tool>_arguments schemas.",
-                "oneOf": [{"$ref": f"#/components/schemas/{key}"} for key in tool_schemas],
+                "oneOf": [{"$ref": f"#/components/schemas/{key}"} for key in argument_schemas],
             },
         },
         "example": {"name": "get_current_time", "arguments": {}},
@@ -131,5 +131,5 @@ def openapi_document() -> dict[str, Any]:
             },
             "/metrics": {"get": {"summary": "Prometheus metrics", "responses": {"200": {"description": "Metrics"}}}},
         },
-        "components": {"schemas": {"Error": JSONRPC_ERROR, **tool_schemas, **result_schemas}},
+        "components": {"schemas": {"Error": JSONRPC_ERROR, **argument_schemas, **result_schemas}},
     }
