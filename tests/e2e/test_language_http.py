@@ -185,3 +185,22 @@ async def test_sdk_http_client_switches_languages(http_server: RunningServer, mo
                 )
             )
         assert seen == [("Aktuelle Uhrzeit", "de"), ("当前时间", "zh-Hans"), ("Current time", None)]
+
+
+def test_localized_lists_are_never_shared_across_languages(http_server: RunningServer) -> None:
+    """§1.7 item 9: a localized tools/list is private (cacheScope, ttlMs), varies by Accept-Language, and
+    two preferences get two different representations from the same URL."""
+    answers = {}
+    for language in ("de", "fr"):
+        status, response, answer = post(http_server, MODERN, "tools/list", {}, language, [language])
+        assert status == 200
+        assert "Accept-Language" in (response.getheader("Vary") or "")
+        assert response.getheader("Content-Language") == language
+        result = answer["result"]
+        assert result["cacheScope"] == "private" and result["ttlMs"] == 0
+        answers[language] = {tool["name"]: tool["title"] for tool in result["tools"]}
+    assert answers["de"].keys() == answers["fr"].keys()
+    assert answers["de"]["get_current_time"] != answers["fr"]["get_current_time"]
+    # The stripped-header case: _meta without the header must not be cacheable by a shared cache.
+    _, stripped, _ = post(http_server, MODERN, "tools/list", {}, "de", [])
+    assert stripped.getheader("Cache-Control") == "private"
