@@ -8,14 +8,21 @@ For each server, in one run:
 - memory: peak RSS (VmHWM from /proc) of the server process at the end of its latency run.
 
 `mcp-server-time` is installed by this script into its own virtual environment under .bench/ (gitignored).
+Start-ups alternate between the servers, so drift on a noisy machine touches each the same way.
 Prints Markdown tables (ratios are horologe / mcp-server-time from the same run).
 
-    .venv/bin/python bench/stdio_load.py [--n 2000] [--warmup 100] [--starts 5] [--shared ../shared] [--json out.jsonl]
+The client reads answers through a buffer, as real clients do (the SDKs read 64 KiB chunks). `--reader bytewise`
+reads them like ../shared/tools/stdio_bench.py, whose `readline()` on an unbuffered pipe makes one read(2) per
+byte: the driver's own cost then grows with the size of each answer and is counted as server latency.
+
+    .venv/bin/python bench/stdio_load.py [--n 2000] [--warmup 100] [--starts 5] [--reader buffered|bytewise]
+                                         [--shared ../shared] [--json out.jsonl]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
@@ -24,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 from typing import IO, Any
+
+BYTEWISE = False  # --reader bytewise
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER_VENV = ROOT / ".bench" / "mcp-server-time"
@@ -69,7 +78,7 @@ class Session:
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.writer: IO[bytes] = self.process.stdin
-        self.reader: IO[bytes] = self.process.stdout
+        self.reader: IO[bytes] = self.process.stdout if BYTEWISE else io.BufferedReader(self.process.stdout)  # type: ignore[arg-type]
         self.next_id = 0
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -158,23 +167,28 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--warmup", type=int, default=100)
     parser.add_argument("--starts", type=int, default=5, help="fresh processes per start-up measurement")
+    parser.add_argument("--reader", choices=["buffered", "bytewise"], default="buffered", help="see above")
     parser.add_argument("--json", type=Path, help="also append raw results as JSON lines")
     args = parser.parse_args()
-    rows: list[dict[str, Any]] = []
-    for server in servers(args.shared):
-        row: dict[str, Any] = {"label": server["label"]}
-        row["start_initialize_s"] = statistics.median(startup(server["cmd"], "initialize") for _ in range(args.starts))
+    global BYTEWISE
+    BYTEWISE = args.reader == "bytewise"
+    rows: list[dict[str, Any]] = [{"label": server["label"]} for server in servers(args.shared)]
+    starts: dict[tuple[str, str], list[float]] = {}
+    for _ in range(args.starts):
+        for server in servers(args.shared):
+            for method in ("initialize", "server/discover") if "modern" in server["eras"] else ("initialize",):
+                starts.setdefault((server["label"], method), []).append(startup(server["cmd"], method))
+    for server, row in zip(servers(args.shared), rows, strict=True):
+        row["start_initialize_s"] = statistics.median(starts[server["label"], "initialize"])
         if "modern" in server["eras"]:
-            runs = [startup(server["cmd"], "server/discover") for _ in range(args.starts)]
-            row["start_discover_s"] = statistics.median(runs)
+            row["start_discover_s"] = statistics.median(starts[server["label"], "server/discover"])
         for era in server["eras"]:
             row[era] = latency(server, era, args.n, args.warmup)
-        rows.append(row)
         print(f"measured {server['label']}", file=sys.stderr)
     if args.json:
         with args.json.open("a") as sink:
             for row in rows:
-                sink.write(json.dumps({"kind": "stdio", "n": args.n, **row}) + "\n")
+                sink.write(json.dumps({"kind": "stdio", "n": args.n, "reader": args.reader, **row}) + "\n")
     print_tables(rows, args)
     return 0
 
@@ -193,7 +207,10 @@ def print_tables(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print("|---|---|---|")
     for row in rows:
         print(f"| {row['label']} | {fmt(row['start_initialize_s'])} | {fmt(row.get('start_discover_s'))} |")
-    print(f"\n### stdio: {args.n} sequential `tools/call` after {args.warmup} warm-up calls; peak RSS after the run\n")
+    print(
+        f"\n### stdio: {args.n} sequential `tools/call` after {args.warmup} warm-up calls ({args.reader} reader); "
+        "peak RSS after the run\n"
+    )
     print("| server | era | p50 ms | p99 ms | calls/s | peak RSS MiB |")
     print("|---|---|---|---|---|---|")
     for row in rows:

@@ -13,6 +13,7 @@ from typing import Any
 
 from horologe import __version__
 from horologe.client import cli as client_cli
+from horologe.deferred_imports import defer_package_init
 
 DESCRIPTION = "horologe: an MCP server for time, timezones and DST done right."
 EPILOG = """\
@@ -79,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     # Every zone comes from the tzdata package, never the host's files: the same answers on every machine.
     zoneinfo.reset_tzpath(to=())
+    # The SDK's package __init__ files import its client and MCPServer; a server needs neither (see the module).
+    defer_package_init("mcp", "mcp.server")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

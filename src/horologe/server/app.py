@@ -177,7 +177,7 @@ class Horologe:
         except TimeError as exc:
             return tool_error(exc)
         return {
-            "content": [{"type": "text", "text": json.dumps(result, ensure_ascii=False)}],
+            "content": [{"type": "text", "text": json.dumps(result, ensure_ascii=False, separators=(",", ":"))}],
             "structuredContent": result,
             "isError": False,
         }

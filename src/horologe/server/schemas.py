@@ -34,7 +34,7 @@ CUSTOM_FORMAT_HELP = (
 class Arguments(BaseModel):
     """Base of every tool's arguments: unknown names are refused so typos are caught."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class GetCurrentTimeArgs(Arguments):
@@ -135,7 +135,7 @@ class ListTimezonesArgs(Arguments):
 class Result(BaseModel):
     """Base of every tool's result schema (results are built as dicts; these models only publish schemas)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class ZoneMoment(Result):
