@@ -1,5 +1,8 @@
 """HTTP benchmark: horologe (1 and 2 workers) next to the SDK's MCPServer time server and a bare Starlette baseline.
 
+The SDK floor row (bench/sdk_floor.py: the low-level Server with a trivial tool, no middleware) shows what no
+server on the SDK can beat on this machine.
+
 Each server runs alone on a loopback port; ../shared/tools/http_bench.py drives /mcp sequentially (2000 requests
 on one connection) and with 32 concurrent clients for 10 s, in both protocol eras. Prints a Markdown table.
 
@@ -61,6 +64,13 @@ def servers(shared: Path) -> list[dict[str, Any]]:
             "label": "SDK MCPServer time server (1 process)",
             "cmd": [*uvicorn, "--app-dir", str(shared / "tools"), "sdk_time_server:app"],
             "tool": "get_time",
+            "eras": ["legacy", "modern"],
+            "ready": "/",
+        },
+        {
+            "label": "SDK floor: low-level Server, trivial tool, 2 workers",
+            "cmd": [*uvicorn, "--workers", "2", "--app-dir", str(ROOT / "bench"), "sdk_floor:app"],
+            "tool": "get_current_time",
             "eras": ["legacy", "modern"],
             "ready": "/",
         },
@@ -132,7 +142,7 @@ def main() -> int:
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
-    reference = {(r["era"], r["load"]): r for r in rows if r["server"].startswith("SDK")}
+    reference = {(r["era"], r["load"]): r for r in rows if r["server"].startswith("SDK MCPServer")}
     print("| server | era | load | req/s | p50 ms | p99 ms | errors | req/s vs SDK MCPServer |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:

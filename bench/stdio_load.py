@@ -6,6 +6,7 @@ For each server, in one run:
 - latency and throughput: --n sequential `tools/call` (one in flight) after --warmup calls, p50/p99 and calls/s,
   in the legacy era (and the 2026-07-28 per-request envelope where the server speaks it);
 - memory: peak RSS (VmHWM from /proc) of the server process at the end of its latency run.
+The SDK floor row (bench/sdk_floor.py) is the SDK's low-level Server with a trivial tool and nothing of ours.
 
 `mcp-server-time` is installed by this script into its own virtual environment under .bench/ (gitignored).
 Start-ups alternate between the servers, so drift on a noisy machine touches each the same way.
@@ -64,6 +65,9 @@ def servers(shared: Path) -> list[dict[str, Any]]:
          "args": vienna, "eras": ["legacy", "modern"]},
         {"label": "bare stdio baseline", "cmd": [sys.executable, str(shared / "tools" / "baseline_stdio.py")],
          "tool": "get_time", "args": {}, "eras": ["legacy"]},
+        {"label": "SDK floor (low-level Server, trivial tool)",
+         "cmd": [sys.executable, str(ROOT / "bench" / "sdk_floor.py"), "stdio"],
+         "tool": "get_current_time", "args": {}, "eras": ["legacy", "modern"]},
     ]  # fmt: skip
 
 

@@ -65,10 +65,10 @@ def iso(instant: datetime) -> str:
     return text[:-6] + "Z" if instant.tzname() == "UTC" and text.endswith("+00:00") else text
 
 
-def moment(instant: datetime, zone: ResolvedZone) -> dict[str, Any]:
-    """An instant described in a zone: ISO timestamp, zone, offset, abbreviation, DST state."""
+def moment(instant: datetime, zone: ResolvedZone, facts: tzdb.OffsetFacts | None = None) -> dict[str, Any]:
+    """An instant described in a zone: ISO timestamp, zone, offset, abbreviation, DST state (`facts` if known)."""
     local = instant.astimezone(zone.tz)
-    facts = tzdb.offset_facts(zone.tz, local)
+    facts = facts or tzdb.offset_facts(zone.tz, local)
     return {
         "timestamp": iso(local),
         "timezone": zone.key,
@@ -149,7 +149,7 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
     facts = tzdb.offset_facts(zone.tz, now)
     iso_year, iso_week, iso_day = now.isocalendar()
     return {
-        **moment(now, zone),
+        **moment(now, zone, facts),
         "unix": int(now.timestamp() // 1),
         "unix_ms": int(now.timestamp() * 1000 // 1),
         "formatted": render(now, zone, fmt, args.custom_format, ctx.locale),
