@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -62,9 +63,13 @@ def test_the_command_line_imports_no_sdk_client() -> None:
     assert out == "0 []"
 
 
-def test_an_unknown_or_plain_module_is_refused() -> None:
+def test_an_unknown_or_plain_module_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A module written here, so no earlier test can have imported it (an imported name is left alone).
+    (tmp_path / "horologe_plain_module.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ImportError, match="not an importable package"):
-        defer_package_init("wsgiref.simple_server")
+        defer_package_init("horologe_plain_module")
+    assert "horologe_plain_module" not in sys.modules
     with pytest.raises(ImportError, match="not an importable package"):
         defer_package_init("horologe_no_such_package")
 
