@@ -203,8 +203,12 @@ class RateLimitSection(_Section):
     fail_mode: Literal["open", "closed"] = "open"
     storage_timeout_seconds: float = Field(default=0.25, gt=0, le=5)
     retry_seconds: float = Field(default=1.0, gt=0, le=60, description="Pause before retrying an unreachable store")
+    auth_failures: str = Field(
+        default="30/minute",
+        description="Refused tokens per client IP before its requests get 429 unchecked (auth on; '' = no limit)",
+    )
 
-    @field_validator("default")
+    @field_validator("default", "auth_failures")
     @classmethod
     def _default_rate(cls, value: str) -> str:
         from limits import parse_many

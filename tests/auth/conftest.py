@@ -11,6 +11,7 @@ import pytest
 
 from horologe.config import Settings, load_settings
 from horologe.transports.http import create_app
+from tests.asgi import running
 from tests.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, new_key, serve
 
 AppClient = Callable[..., AbstractAsyncContextManager[httpx2.AsyncClient]]
@@ -45,7 +46,7 @@ def app_client(issuer: Issuer) -> AppClient:
     @asynccontextmanager
     async def make(settings: Settings | None = None, **auth: Any) -> AsyncIterator[httpx2.AsyncClient]:
         app = create_app(settings or auth_settings(issuer, **auth))
-        async with app.router.lifespan_context(app):
+        async with running(app):
             transport = httpx2.ASGITransport(app=app)
             async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080") as client:
                 yield client

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -14,10 +17,13 @@ import pytest
 from limits import parse_many
 from limits.aio.storage import MemoryStorage
 
-from horologe.config import ConfigError, load_settings
+from horologe.config import ConfigError, Settings, load_settings
 from horologe.transports.http import create_app
 from horologe.transports.ratelimit import ClientAddress, Coalescer, Counter
+from tests.asgi import running
+from tests.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, new_key, serve
 from tests.e2e.conftest import free_port
+from tests.e2e.test_ratelimit_redis import REDIS, Redis
 
 pytestmark = pytest.mark.anyio
 CALL = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
@@ -27,7 +33,7 @@ CALL = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
 async def limited(client_ip: str = "10.1.1.1", **rate_limit: Any) -> AsyncIterator[httpx2.AsyncClient]:
     section = {"enabled": True, **rate_limit}
     app = create_app(load_settings(overrides={"rate_limit": section, "http": {"access_log": False}}))
-    async with app.router.lifespan_context(app):
+    async with running(app):
         transport = httpx2.ASGITransport(app=app, client=(client_ip, 1234))
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080") as client:
             yield client
@@ -166,6 +172,7 @@ async def test_a_blackholed_redis_is_bounded_by_the_storage_timeout():
         ({"storage_uri": "redis://"}, "rate_limit.storage_uri"),
         ({"fail_mode": "sideways"}, "rate_limit.fail_mode"),
         ({"storage_timeout_seconds": 0}, "rate_limit.storage_timeout_seconds"),
+        ({"auth_failures": "ten a minute"}, "rate_limit.auth_failures"),
     ],
 )
 def test_bad_rate_limit_config_fails_naming_the_key(section: dict, named: str) -> None:
@@ -223,3 +230,135 @@ async def test_a_failed_trip_fails_every_caller_waiting_on_it() -> None:
         for _ in range(5):
             tasks.start_soon(hit)
     assert failures == ["store down"] * 5
+
+
+# --- refused tokens per client address (auth on) -----------------------------------------------------------------
+
+
+@pytest.fixture
+def issuer() -> Iterator[Issuer]:
+    issuer = Issuer([new_key("RS256")])
+    server = serve(issuer)
+    yield issuer
+    server.shutdown()
+    server.server_close()
+
+
+def guarded_settings(issuer: Issuer, **rate_limit: Any) -> Settings:
+    """Auth on with opaque tokens only (each unknown token costs an introspection call); rate-limit keys given."""
+    auth = {
+        "enabled": True,
+        "issuer": issuer.url,
+        "resource": RESOURCE,
+        "introspection_endpoint": issuer.introspection_url,
+        "introspection_client_id": CLIENT_ID,
+        "introspection_client_secret": CLIENT_SECRET,
+    }
+    return load_settings(overrides={"auth": auth, "rate_limit": rate_limit, "http": {"access_log": False}})
+
+
+@asynccontextmanager
+async def clients(settings: Settings, *ips: str) -> AsyncIterator[list[httpx2.AsyncClient]]:
+    """One client per address, all on one app (so they share its counters)."""
+    app = create_app(settings)
+    async with running(app), contextlib.AsyncExitStack() as stack:
+        made = [
+            await stack.enter_async_context(
+                httpx2.AsyncClient(
+                    transport=httpx2.ASGITransport(app=app, client=(ip, 1234)), base_url="http://127.0.0.1:8080"
+                )
+            )
+            for ip in ips
+        ]
+        yield made
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_an_address_sending_refused_tokens_is_cut_off_before_any_more_introspection(issuer: Issuer):
+    good = issuer.opaque_token()
+    async with clients(guarded_settings(issuer, auth_failures="3/minute"), "203.0.113.7", "203.0.113.8") as (
+        guesser,
+        neighbour,
+    ):
+        guesses = [
+            (await guesser.post("/mcp/tools/call", json=CALL, headers=bearer(f"guess{n}"))).status_code
+            for n in range(3)
+        ]
+        assert issuer.introspections == 3
+        blocked = await guesser.post("/mcp/tools/call", json=CALL, headers=bearer("guess3"))
+        blocked_good = await guesser.post("/mcp/tools/call", json=CALL, headers=bearer(good))
+        blocked_mcp = await guesser.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        assert issuer.introspections == 3  # nothing more reached the authorization server
+        other = await neighbour.post("/mcp/tools/call", json=CALL, headers=bearer(good))
+        health = await guesser.get("/healthz")
+        metadata = await guesser.get("/.well-known/oauth-protected-resource/mcp")
+        metrics = (await neighbour.get("/metrics", headers=bearer(good))).text
+    assert guesses == [401, 401, 401]
+    assert blocked.status_code == blocked_good.status_code == blocked_mcp.status_code == 429
+    assert 1 <= int(blocked.headers["retry-after"]) <= 60 and blocked.headers["ratelimit-remaining"] == "0"
+    assert "refused tokens" in blocked.json()["error"]["message"] and blocked.json()["error"]["code"] == -32000
+    assert other.status_code == 200 and health.status_code == 200 and metadata.status_code == 200
+    assert "horologe_auth_failure_limited_requests_total 3.0" in metrics
+
+
+async def test_requests_without_a_token_and_good_tokens_are_never_counted(issuer: Issuer):
+    good = issuer.opaque_token()
+    async with clients(guarded_settings(issuer, auth_failures="2/minute"), "203.0.113.9") as (client,):
+        anonymous = [(await client.post("/mcp/tools/call", json=CALL)).status_code for _ in range(5)]
+        passing = [
+            (await client.post("/mcp/tools/call", json=CALL, headers=bearer(good))).status_code for _ in range(5)
+        ]
+        malformed = [
+            (await client.post("/mcp/tools/call", json=CALL, headers=bearer("bad token!"))).status_code
+            for _ in range(3)
+        ]
+    assert anonymous == [401] * 5 and passing == [200] * 5
+    assert malformed == [401, 401, 429]  # malformed tokens count too, though they never reach the issuer
+
+
+async def test_an_empty_auth_failure_rate_turns_the_limit_off(issuer: Issuer):
+    async with clients(guarded_settings(issuer, auth_failures=""), "203.0.113.10") as (client,):
+        got = [
+            (await client.post("/mcp/tools/call", json=CALL, headers=bearer(f"x{n}"))).status_code for n in range(40)
+        ]
+    assert got == [401] * 40 and issuer.introspections == 40
+
+
+async def test_an_unreachable_store_lets_the_token_check_decide(issuer: Issuer):
+    uri = f"redis://127.0.0.1:{free_port()}/0"
+    with anyio.fail_after(10):
+        async with clients(guarded_settings(issuer, auth_failures="1/minute", storage_uri=uri), "203.0.113.11") as (
+            client,
+        ):
+            got = [
+                (await client.post("/mcp/tools/call", json=CALL, headers=bearer(f"x{n}"))).status_code for n in range(3)
+            ]
+    assert got == [401, 401, 401]
+
+
+@pytest.fixture
+def redis() -> Iterator[Redis]:
+    if shutil.which("redis-server") is None and not Path(REDIS).exists():
+        pytest.skip("redis-server is not installed (.ci/run installs it)")
+    server = Redis()
+    server.start()
+    yield server
+    server.kill()
+
+
+async def test_replicas_sharing_redis_each_block_at_their_next_refusal(issuer: Issuer, redis: Redis):
+    settings = guarded_settings(issuer, auth_failures="3/minute", storage_uri=f"redis://127.0.0.1:{redis.port}/0")
+    ip = "198.51.100.77"
+    async with clients(settings, ip) as (first,), clients(settings, ip) as (second,):
+        on_first = [
+            (await first.post("/mcp/tools/call", json=CALL, headers=bearer(f"g{n}"))).status_code for n in range(4)
+        ]
+        on_second = [
+            (await second.post("/mcp/tools/call", json=CALL, headers=bearer(f"h{n}"))).status_code for n in range(3)
+        ]
+    assert on_first == [401, 401, 401, 429]
+    assert on_second == [401, 429, 429]  # the count is shared: one check to learn it, then blocked
+    assert issuer.introspections == 4

@@ -19,11 +19,11 @@ from urllib.parse import parse_qsl
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from starlette.authentication import AuthCredentials
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.auth.scopes import ScopePolicy
 from horologe.auth.tokens import TokenRejected, TokenVerifier, VerifierUnavailable
-from horologe.transports.http_guard import PAYLOAD_KEY, respond
+from horologe.transports.http_guard import PAYLOAD_KEY, TOKEN_REFUSED_KEY, close_on_shutdown, respond
 
 logger = logging.getLogger("horologe.auth")
 MAX_TOKEN_CHARS = 8192
@@ -42,7 +42,7 @@ class BearerAuth:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            await self.app(scope, receive, self._closing(send))
+            await self.app(scope, receive, close_on_shutdown(send, self.verifier.aclose))
             return
         if scope["type"] != "http" or scope["method"] == "OPTIONS":
             await self.app(scope, receive, send)
@@ -64,12 +64,14 @@ class BearerAuth:
             return
         token = token.strip(" ")
         if len(token) > MAX_TOKEN_CHARS or not TOKEN_SYNTAX.fullmatch(token):
+            scope.setdefault("state", {})[TOKEN_REFUSED_KEY] = True
             await self._refuse(send, 401, needed, "invalid_token", "The access token is malformed.")
             return
         try:
             verified = await self.verifier.verify(token)
         except TokenRejected as exc:
             logger.info("refused a token on %s: %s", scope["path"][:100], exc)
+            scope.setdefault("state", {})[TOKEN_REFUSED_KEY] = True
             await self._refuse(send, 401, needed, "invalid_token", str(exc))
             return
         except VerifierUnavailable as exc:
@@ -98,16 +100,6 @@ class BearerAuth:
         body: dict[str, str] = {"error": error or "unauthorized", "error_description": description or "Sign in first."}
         challenge = ("Bearer " + ", ".join(params)).encode()
         await respond(send, status, json.dumps(body).encode(), [(b"www-authenticate", challenge)])
-
-    def _closing(self, send: Send) -> Send:
-        """On lifespan shutdown, close the verifier's HTTP client before the server reports completion."""
-
-        async def closing_send(message: Message) -> None:
-            if message["type"] == "lifespan.shutdown.complete":
-                await self.verifier.aclose()
-            await send(message)
-
-        return closing_send
 
 
 def _quoted(text: str) -> str:

@@ -40,7 +40,7 @@ from horologe.transports.http_guard import (
 from horologe.transports.http_language import LanguageHeaders
 from horologe.transports.http_observe import AccessLog, Metrics
 from horologe.transports.openapi import openapi_document
-from horologe.transports.ratelimit import rate_limit_middleware
+from horologe.transports.ratelimit import auth_failure_middleware, rate_limit_middleware
 from horologe.transports.rest import rest_routes
 
 SETTINGS_ENV = "HOROLOGE_INTERNAL_SETTINGS_JSON"
@@ -142,7 +142,8 @@ def create_app(
 
         auth = auth_layer(settings.auth, PUBLIC_PATHS)
         routes += auth.routes
-        public_paths, protection = auth.public_paths, auth.middleware
+        public_paths = auth.public_paths
+        protection = [*auth_failure_middleware(settings.rate_limit, public_paths, metrics), *auth.middleware]
     route_labels = [route.path for route in routes]
     protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels)
     middleware = [

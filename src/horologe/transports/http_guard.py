@@ -11,7 +11,7 @@ import functools
 import ipaddress
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,8 @@ logger = logging.getLogger("horologe.http")
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 PAYLOAD_KEY = "horologe.payload"
+# Set by the bearer gate when it refused a presented token; the auth-failure limit counts these.
+TOKEN_REFUSED_KEY = "horologe.token_refused"
 JSON_BODY_PATHS = ("/mcp",)
 
 
@@ -103,6 +105,17 @@ async def respond(send: Send, status: int, body: bytes, headers: Iterable[tuple[
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+def close_on_shutdown(send: Send, close: Callable[[], Awaitable[None]]) -> Send:
+    """A lifespan `send` that runs `close` (a middleware's clients) before the server is told shutdown is complete."""
+
+    async def closing_send(message: Message) -> None:
+        if message["type"] == "lifespan.shutdown.complete":
+            await close()
+        await send(message)
+
+    return closing_send
 
 
 def header(scope: Scope, name: bytes) -> str | None:

@@ -78,6 +78,11 @@ class Metrics:
         self.rate_limited = Counter(
             "horologe_rate_limited_requests", "Requests refused by rate limiting.", ["route"], registry=self.registry
         )
+        self.auth_failure_limited = Counter(
+            "horologe_auth_failure_limited_requests",
+            "Requests refused unchecked because their address sent too many refused tokens.",
+            registry=self.registry,
+        )
 
     def exposition(self) -> tuple[bytes, str]:
         """The metrics text; aggregated over workers when running several."""

@@ -14,6 +14,7 @@ for `retry_seconds`, then tried again, so the server recovers by itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import ipaddress
 import logging
@@ -31,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from horologe.auth.scopes import operations
 from horologe.clock import Clock, SystemClock
 from horologe.config import RateLimitSection
-from horologe.transports.http_guard import PAYLOAD_KEY, json_error, respond
+from horologe.transports.http_guard import PAYLOAD_KEY, TOKEN_REFUSED_KEY, close_on_shutdown, json_error, respond
 from horologe.transports.http_observe import Metrics
 
 logger = logging.getLogger("horologe.ratelimit")
@@ -216,6 +217,14 @@ def storage_for(uri: str, timeout: float) -> Storage:
     return RedisStorage(uri, implementation="redispy", wrap_exceptions=True, **options)
 
 
+async def close_storage(storage: Storage) -> None:
+    """Close a Redis storage's connection pool (memory storage holds nothing to close)."""
+    client = getattr(getattr(storage, "bridge", None), "storage", None)  # limits keeps the redis client there
+    if client is not None and hasattr(client, "aclose"):
+        with contextlib.suppress(Exception):  # shutting down: an unreachable Redis must not stop the shutdown
+            await client.aclose()
+
+
 class RateLimit:
     """ASGI middleware: count each request, add RateLimit-* headers, refuse with 429 (or 503 when failing closed)."""
 
@@ -243,6 +252,9 @@ class RateLimit:
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, close_on_shutdown(send, self.aclose))
+            return
         if scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in self.public:
             await self.app(scope, receive, send)
             return
@@ -272,6 +284,10 @@ class RateLimit:
 
         await self.app(scope, receive, send_with_headers)
 
+    async def aclose(self) -> None:
+        """Close the counter store's connections."""
+        await close_storage(self.counter.storage)
+
     async def _check(self, scope: Scope) -> Verdict | None:
         identity = self._identity(scope)
         costs: dict[str, tuple[list[RateLimitItem], int]] = {}
@@ -290,6 +306,85 @@ class RateLimit:
         if len(principal) > 80:
             principal = "h:" + hashlib.blake2s(principal.encode()).hexdigest()
         return principal
+
+
+class AuthFailureLimit:
+    """ASGI middleware in front of the bearer gate: a client IP that sent too many refused tokens gets 429 unchecked.
+
+    Every refused token (malformed, bad signature, unknown to introspection, expired, foreign) counts against
+    `rate_limit.auth_failures` for the caller's IP, in the shared store. The refusal that uses up the limit blocks
+    the address in this process until the window ends: its requests to protected paths are then refused before
+    any token is looked at, so guessing tokens cannot turn into one introspection call (or JWKS refetch) each.
+    Other replicas block it at their own next refusal. Passing requests cost no store round trip, and requests
+    without a token are not counted (they cost nothing, and clients start OAuth discovery with one). When the
+    store is unreachable the token check decides alone (the request rate limit has its own fail mode).
+    """
+
+    MAX_BLOCKED = 65536  # addresses held at once; expired ones are dropped first
+
+    def __init__(
+        self, app: ASGIApp, section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics | None = None
+    ) -> None:
+        self.app = app
+        self.items = parse_many(section.auth_failures)
+        self.addresses = ClientAddress(section.trusted_proxies)
+        self.public = frozenset(public_paths)
+        self.metrics = metrics
+        self.counter = Counter(
+            storage_for(section.storage_uri, section.storage_timeout_seconds),
+            section.storage_timeout_seconds,
+            section.retry_seconds,
+            SystemClock(),
+        )
+        self._blocked: dict[str, tuple[float, int]] = {}  # address -> (monotonic deadline, limit)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, close_on_shutdown(send, self.aclose))
+            return
+        if scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in self.public:
+            await self.app(scope, receive, send)
+            return
+        identity = self.addresses.of(scope)
+        blocked = self._blocked.get(identity)
+        if blocked is not None:
+            wait = math.ceil(blocked[0] - time.monotonic())
+            if wait > 0:
+                await self._refuse(send, Verdict(blocked[1], 0, wait, False))
+                return
+            del self._blocked[identity]
+        await self.app(scope, receive, send)
+        if scope.get("state", {}).get(TOKEN_REFUSED_KEY):
+            await self._count(identity)
+
+    async def aclose(self) -> None:
+        """Close the counter store's connections."""
+        await close_storage(self.counter.storage)
+
+    async def _count(self, identity: str) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            verdict = await self.counter.hit("auth_failures", f"ip:{identity}", self.items, 1)
+            if verdict is not None and verdict.remaining == 0:
+                if len(self._blocked) >= self.MAX_BLOCKED:
+                    now = time.monotonic()
+                    self._blocked = {key: value for key, value in self._blocked.items() if value[0] > now}
+                if len(self._blocked) < self.MAX_BLOCKED:
+                    self._blocked[identity] = (time.monotonic() + verdict.reset, verdict.limit)
+
+    async def _refuse(self, send: Send, verdict: Verdict) -> None:
+        if self.metrics is not None:
+            self.metrics.auth_failure_limited.inc()
+        message = f"Too many requests with refused tokens from this address: retry after {verdict.reset} s."
+        await respond(send, 429, json_error(-32000, message), verdict.headers())
+
+
+def auth_failure_middleware(
+    section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics
+) -> list[Middleware]:
+    """The middleware list entry that limits refused tokens per client IP (empty when `auth_failures` is '')."""
+    if not section.auth_failures.strip():
+        return []
+    return [Middleware(AuthFailureLimit, section=section, public_paths=tuple(public_paths), metrics=metrics)]
 
 
 def rate_limit_middleware(
