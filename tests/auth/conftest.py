@@ -12,18 +12,15 @@ import pytest
 from horologe.config import Settings, load_settings
 from horologe.transports.http import create_app
 from tests.asgi import running
-from tests.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, new_key, serve
+from tests.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, live_issuer
 
 AppClient = Callable[..., AbstractAsyncContextManager[httpx2.AsyncClient]]
 
 
 @pytest.fixture
 def issuer() -> Iterator[Issuer]:
-    issuer = Issuer([new_key("RS256"), new_key("ES256"), new_key("EdDSA")])
-    server = serve(issuer)
-    yield issuer
-    server.shutdown()
-    server.server_close()
+    with live_issuer("RS256", "ES256", "EdDSA") as issuer:
+        yield issuer
 
 
 def auth_settings(issuer: Issuer, **auth: Any) -> Settings:

@@ -12,6 +12,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -148,3 +149,15 @@ def serve(issuer: Issuer) -> ThreadingHTTPServer:
     issuer.port = server.server_address[1]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+@contextlib.contextmanager
+def live_issuer(*algorithms: str) -> Iterator[Issuer]:
+    """An issuer with a fresh key per algorithm, served on loopback while the block runs."""
+    issuer = Issuer([new_key(alg) for alg in algorithms])
+    server = serve(issuer)
+    try:
+        yield issuer
+    finally:
+        server.shutdown()
+        server.server_close()

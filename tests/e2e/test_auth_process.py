@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.auth.issuer import Issuer, new_key, serve
+from tests.auth.issuer import Issuer, live_issuer
 from tests.e2e.conftest import RunningServer, free_port, start_http_server
 
 pytestmark = pytest.mark.e2e
@@ -19,11 +19,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def issuer() -> Iterator[Issuer]:
-    issuer = Issuer([new_key("RS256")])
-    server = serve(issuer)
-    yield issuer
-    server.shutdown()
-    server.server_close()
+    with live_issuer("RS256") as issuer:
+        yield issuer
 
 
 @pytest.fixture(scope="module")

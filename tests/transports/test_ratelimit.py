@@ -21,7 +21,7 @@ from horologe.config import ConfigError, Settings, load_settings
 from horologe.transports.http import create_app
 from horologe.transports.ratelimit import ClientAddress, Coalescer, Counter
 from tests.asgi import running
-from tests.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, new_key, serve
+from tests.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, live_issuer
 from tests.e2e.conftest import free_port
 from tests.e2e.test_ratelimit_redis import REDIS, Redis
 
@@ -237,11 +237,8 @@ async def test_a_failed_trip_fails_every_caller_waiting_on_it() -> None:
 
 @pytest.fixture
 def issuer() -> Iterator[Issuer]:
-    issuer = Issuer([new_key("RS256")])
-    server = serve(issuer)
-    yield issuer
-    server.shutdown()
-    server.server_close()
+    with live_issuer("RS256") as issuer:
+        yield issuer
 
 
 def guarded_settings(issuer: Issuer, **rate_limit: Any) -> Settings:

@@ -225,7 +225,46 @@ async def close_storage(storage: Storage) -> None:
             await client.aclose()
 
 
-class RateLimit:
+class _Counting:
+    """What both limits share: the counter store (closed at shutdown), client addresses and the paths left alone."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        section: RateLimitSection,
+        public_paths: Iterable[str],
+        metrics: Metrics | None,
+        clock: Clock | None,
+    ) -> None:
+        self.app = app
+        self.addresses = ClientAddress(section.trusted_proxies)
+        self.public = frozenset(public_paths)
+        self.metrics = metrics
+        self.counter = Counter(
+            storage_for(section.storage_uri, section.storage_timeout_seconds),
+            section.storage_timeout_seconds,
+            section.retry_seconds,
+            clock or SystemClock(),
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, close_on_shutdown(send, self.aclose))
+        elif scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in self.public:
+            await self.app(scope, receive, send)
+        else:
+            await self.limit(scope, receive, send)
+
+    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one HTTP request to a limited path."""
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        """Close the counter store's connections."""
+        await close_storage(self.counter.storage)
+
+
+class RateLimit(_Counting):
     """ASGI middleware: count each request, add RateLimit-* headers, refuse with 429 (or 503 when failing closed)."""
 
     def __init__(
@@ -237,27 +276,13 @@ class RateLimit:
         route_labels: Iterable[str] = (),
         clock: Clock | None = None,
     ) -> None:
-        self.app = app
+        super().__init__(app, section, public_paths, metrics, clock)
         self.rates = Rates(section)
-        self.addresses = ClientAddress(section.trusted_proxies)
         self.fail_closed = section.fail_mode == "closed"
-        self.public = frozenset(public_paths)
-        self.metrics = metrics
         self.route_labels = frozenset(route_labels)
-        self.counter = Counter(
-            storage_for(section.storage_uri, section.storage_timeout_seconds),
-            section.storage_timeout_seconds,
-            section.retry_seconds,
-            clock or SystemClock(),
-        )
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.app(scope, receive, close_on_shutdown(send, self.aclose))
-            return
-        if scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in self.public:
-            await self.app(scope, receive, send)
-            return
+    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Count the request's operations and refuse it, or pass it on with RateLimit-* headers."""
         try:
             verdict = await self._check(scope)
         except StoreUnavailable:
@@ -284,10 +309,6 @@ class RateLimit:
 
         await self.app(scope, receive, send_with_headers)
 
-    async def aclose(self) -> None:
-        """Close the counter store's connections."""
-        await close_storage(self.counter.storage)
-
     async def _check(self, scope: Scope) -> Verdict | None:
         identity = self._identity(scope)
         costs: dict[str, tuple[list[RateLimitItem], int]] = {}
@@ -308,7 +329,7 @@ class RateLimit:
         return principal
 
 
-class AuthFailureLimit:
+class AuthFailureLimit(_Counting):
     """ASGI middleware in front of the bearer gate: a client IP that sent too many refused tokens gets 429 unchecked.
 
     Every refused token (malformed, bad signature, unknown to introspection, expired, foreign) counts against
@@ -325,26 +346,12 @@ class AuthFailureLimit:
     def __init__(
         self, app: ASGIApp, section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics | None = None
     ) -> None:
-        self.app = app
+        super().__init__(app, section, public_paths, metrics, None)
         self.items = parse_many(section.auth_failures)
-        self.addresses = ClientAddress(section.trusted_proxies)
-        self.public = frozenset(public_paths)
-        self.metrics = metrics
-        self.counter = Counter(
-            storage_for(section.storage_uri, section.storage_timeout_seconds),
-            section.storage_timeout_seconds,
-            section.retry_seconds,
-            SystemClock(),
-        )
         self._blocked: dict[str, tuple[float, int]] = {}  # address -> (monotonic deadline, limit)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.app(scope, receive, close_on_shutdown(send, self.aclose))
-            return
-        if scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in self.public:
-            await self.app(scope, receive, send)
-            return
+    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a blocked address unchecked; count the request's token if the bearer gate refused it."""
         identity = self.addresses.of(scope)
         blocked = self._blocked.get(identity)
         if blocked is not None:
@@ -356,10 +363,6 @@ class AuthFailureLimit:
         await self.app(scope, receive, send)
         if scope.get("state", {}).get(TOKEN_REFUSED_KEY):
             await self._count(identity)
-
-    async def aclose(self) -> None:
-        """Close the counter store's connections."""
-        await close_storage(self.counter.storage)
 
     async def _count(self, identity: str) -> None:
         with contextlib.suppress(StoreUnavailable):
