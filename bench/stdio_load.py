@@ -75,7 +75,9 @@ class Session:
     """One server process and a line-oriented JSON-RPC exchange with it."""
 
     def __init__(self, cmd: list[str]) -> None:
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "0"}
+        # Let every server cache its bytecode (any value of PYTHONDONTWRITEBYTECODE, even "0", forbids it):
+        # pip compiles the peer's files at install, `uv sync` does not compile ours, so both start from .pyc.
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0, env=env
@@ -104,6 +106,11 @@ class Session:
 
     def notify(self, method: str) -> None:
         self.writer.write(json.dumps({"jsonrpc": "2.0", "method": method}).encode() + b"\n")
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the server process has used so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def peak_rss_kib(self) -> int:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
@@ -151,6 +158,7 @@ def latency(server: dict[str, Any], era: str, n: int, warmup: int) -> dict[str, 
     for _ in range(warmup):
         session.request("tools/call", params)
     samples: list[float] = []
+    cpu_before = session.cpu_seconds()
     began = time.perf_counter()
     for _ in range(n):
         start = time.perf_counter()
@@ -159,10 +167,17 @@ def latency(server: dict[str, Any], era: str, n: int, warmup: int) -> dict[str, 
         if result.get("isError"):
             raise SystemExit(f"{server['label']}: tool error {result}")
     total = time.perf_counter() - began
+    cpu_us = (session.cpu_seconds() - cpu_before) / n * 1e6
     rss = session.peak_rss_kib()
     session.close()
     ms = [s * 1000 for s in samples]
-    return {"p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99), "req_s": n / total, "rss_mib": rss / 1024}
+    return {
+        "p50_ms": percentile(ms, 50),
+        "p99_ms": percentile(ms, 99),
+        "req_s": n / total,
+        "cpu_us": cpu_us,
+        "rss_mib": rss / 1024,
+    }
 
 
 def main() -> int:
@@ -213,17 +228,17 @@ def print_tables(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
         print(f"| {row['label']} | {fmt(row['start_initialize_s'])} | {fmt(row.get('start_discover_s'))} |")
     print(
         f"\n### stdio: {args.n} sequential `tools/call` after {args.warmup} warm-up calls ({args.reader} reader); "
-        "peak RSS after the run\n"
+        "server CPU per call (its own user+system time, whatever the client's reader costs); peak RSS after the run\n"
     )
-    print("| server | era | p50 ms | p99 ms | calls/s | peak RSS MiB |")
-    print("|---|---|---|---|---|---|")
+    print("| server | era | p50 ms | p99 ms | calls/s | server CPU µs/call | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
     for row in rows:
         for era in ("legacy", "modern"):
             if era in row:
                 r = row[era]
                 label = "2025-11-25 handshake" if era == "legacy" else "2026-07-28 envelope"
                 line = f"| {row['label']} | {label} | {r['p50_ms']:.3f} | {r['p99_ms']:.3f} | {r['req_s']:.0f} |"
-                print(f"{line} {r['rss_mib']:.1f} |")
+                print(f"{line} {r['cpu_us']:.0f} | {r['rss_mib']:.1f} |")
     ours, peer = rows[0], rows[1]
     print("\n### horologe / mcp-server-time (same run) against the issue-8 targets\n")
     print("| measure | ratio | target | met |")
@@ -237,10 +252,16 @@ def print_tables(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
         ("throughput (2026 era)", ours["modern"]["req_s"], peer["modern"]["req_s"], 1.4, "≥"),
         ("peak RSS (2025-era run)", ours["legacy"]["rss_mib"], peer["legacy"]["rss_mib"], 1.0, "≤"),
     ]
+    extra = [  # not targets: the server's own cost per call, which no client reader changes
+        ("server CPU per call (2025 era)", ours["legacy"]["cpu_us"], peer["legacy"]["cpu_us"]),
+        ("server CPU per call (2026 era)", ours["modern"]["cpu_us"], peer["modern"]["cpu_us"]),
+    ]
     for name, a, b, target, sense in checks:
         value = None if a is None or not b else a / b
         met = "n/a" if value is None else ("yes" if (value <= target if sense == "≤" else value >= target) else "no")
         print(f"| {name} | {ratio(a, b)} | {sense} {target}x | {met} |")
+    for name, a, b in extra:
+        print(f"| {name} | {ratio(a, b)} | (no target) | — |")
 
 
 if __name__ == "__main__":
