@@ -1,5 +1,6 @@
 # horologe: `make run` serves over stdio, `make test` runs the whole test suite.
 # Both bootstrap uv into .tools/ and build .venv/ from uv.lock (nothing else needs to be installed).
+# Bytecode is compiled at install, so a server starts from .pyc even where PYTHONDONTWRITEBYTECODE is set.
 
 PYTHON ?= python3
 UV := .tools/bin/uv
@@ -13,11 +14,11 @@ $(UV):
 	.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"
 
 $(VENV)/.runtime: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --no-dev --extra fast
+	$(UV) sync --frozen --no-dev --extra fast --compile-bytecode
 	touch $@
 
 $(VENV)/.dev: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --extra fast
+	$(UV) sync --frozen --extra fast --compile-bytecode
 	touch $@ $(VENV)/.runtime
 
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
