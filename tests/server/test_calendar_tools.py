@@ -286,6 +286,10 @@ async def test_find_meeting_time_shows_each_participant_in_their_zone(client: Cl
     first = body["slots"][0]
     assert [entry["timezone"] for entry in first["local"]] == ["Europe/Vienna", "America/New_York"]
     assert first["start_utc"] == "2026-11-23T14:30:00Z"  # the middle of the 14:00-16:00 UTC overlap ranks first
+    assert [(entry["start"], entry["end"], entry["source"]) for entry in body["working_hours"]] == [
+        ("09:00", "17:00", "default"),
+        ("09:00", "17:00", "default"),
+    ]
 
 
 async def test_find_meeting_time_without_overlap_says_so_and_shows_partial_slots(client: Client) -> None:

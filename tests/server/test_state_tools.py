@@ -100,6 +100,70 @@ async def test_stored_format_and_week_start_are_applied_by_the_tools(client: Cli
     assert argument["week_start_source"] == "argument"
 
 
+MEETING = {"duration": 60, "date_range": {"start": "2026-11-23", "end": "2026-11-23"}}
+EARLY = {"start": "06:00", "end": "12:00", "days": ["monday", "tuesday", "wednesday", "thursday", "friday"]}
+
+
+def hours_by_participant(body: dict[str, Any]) -> dict[str, tuple[str, str, str]]:
+    return {entry["participant"]: (entry["start"], entry["end"], entry["source"]) for entry in body["working_hours"]}
+
+
+async def test_stored_working_hours_are_the_callers_in_find_meeting_time(client: Client) -> None:
+    people = [{"timezone": "Europe/Vienna", "name": "me"}, {"timezone": "America/New_York", "name": "ana"}]
+    before = await structured(client, "find_meeting_time", {**MEETING, "participants": people})
+    assert before["found"] is True  # 09:00-17:00 in both zones overlap 14:00-16:00 UTC
+    await structured(client, "set_preferences", {"timezone": "Europe/Vienna", "working_hours": EARLY})
+    after = await structured(client, "find_meeting_time", {**MEETING, "participants": people})
+    # Vienna 06:00-12:00 is 05:00-11:00 UTC; New York 09:00-17:00 is 14:00-22:00 UTC: no slot for both.
+    assert after["found"] is False
+    assert hours_by_participant(after) == {
+        "me": ("06:00", "12:00", "preference"),  # the first participant in the caller's home zone
+        "ana": ("09:00", "17:00", "default"),
+    }
+    assert after["working_hours"][0]["days"] == ["mon", "tue", "wed", "thu", "fri"]
+
+
+async def test_the_marked_caller_gets_the_stored_hours_and_explicit_hours_win(client: Client) -> None:
+    await structured(client, "set_preferences", {"timezone": "Europe/Vienna", "working_hours": EARLY})
+    marked = [
+        {"timezone": "Europe/Vienna", "name": "colleague"},
+        {"timezone": "America/New_York", "name": "me", "caller": True},
+    ]
+    body = await structured(client, "find_meeting_time", {**MEETING, "participants": marked})
+    assert hours_by_participant(body) == {
+        "colleague": ("09:00", "17:00", "default"),
+        "me": ("06:00", "12:00", "preference"),
+    }
+    explicit = [{"timezone": "Europe/Vienna", "name": "me", "working_hours": {"start": "10:00", "end": "18:00"}}]
+    body = await structured(client, "find_meeting_time", {**MEETING, "participants": explicit})
+    assert hours_by_participant(body) == {"me": ("10:00", "18:00", "argument")}
+    twice = [{"timezone": "UTC", "caller": True}, {"timezone": "Asia/Tokyo", "caller": True}]
+    result = await client.call_tool("find_meeting_time", {**MEETING, "participants": twice})
+    assert result.is_error and "at most one participant" in str(result.content[0])
+
+
+async def test_without_a_home_zone_or_a_marked_caller_no_one_gets_the_stored_hours(client: Client) -> None:
+    await structured(client, "set_preferences", {"working_hours": EARLY})  # the server's default zone is UTC
+    body = await structured(client, "find_meeting_time", {**MEETING, "participants": [{"timezone": "UTC"}]})
+    assert [entry["source"] for entry in body["working_hours"]] == ["default"]
+
+
+async def test_the_client_contexts_timezone_names_the_callers_home_zone(
+    keyed: Settings, clock: SteppingClock, tmp_path: Path, mode: str
+) -> None:
+    envelope = envelope_for(tmp_path)
+    transport = EnvelopeTransport(InMemoryTransport(build_server(keyed, clock)), envelope)
+    async with Client(transport, mode=mode, cache=None) as client:  # type: ignore[arg-type]
+        await structured(client, "set_preferences", {"timezone": "Europe/Vienna", "working_hours": EARLY})
+        envelope.context = ContextSettings(timezone="America/New_York", now=START)  # travelling: context wins
+        people = [{"timezone": "Europe/Vienna", "name": "office"}, {"timezone": "America/New_York", "name": "me"}]
+        body = await structured(client, "find_meeting_time", {**MEETING, "participants": people})
+    assert hours_by_participant(body) == {
+        "office": ("09:00", "17:00", "default"),
+        "me": ("06:00", "12:00", "preference"),
+    }
+
+
 async def test_client_context_wins_over_the_stored_preference(
     keyed: Settings, clock: SteppingClock, tmp_path: Path, mode: str
 ) -> None:

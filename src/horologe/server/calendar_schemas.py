@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field, StrictInt, StrictStr
+from typing import Literal
+
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from horologe.core.localtime import Disambiguation
 from horologe.server.schemas import (
@@ -163,7 +165,14 @@ class MeetingParticipant(Arguments):
     timezone: str = Field(max_length=256, description=f"The participant's zone. {TIMEZONE_HELP}")
     name: StrictStr | None = Field(default=None, max_length=100, description="Optional label for the participant.")
     working_hours: WorkingHours | None = Field(
-        default=None, description="Working hours in the participant's zone. Defaults to 09:00-17:00 Monday-Friday."
+        default=None,
+        description="Working hours in the participant's zone. Defaults to the caller's stored working hours "
+        "(set_preferences) for the caller, else 09:00-17:00 Monday-Friday.",
+    )
+    caller: StrictBool = Field(
+        default=False,
+        description="True for the person asking. Without it, the first participant in the caller's home zone "
+        "(client context or stored timezone) is taken to be the caller.",
     )
 
 
@@ -294,6 +303,17 @@ class MeetingSlot(Result):
     local: list[dict[str, object]] = Field(description="The slot in each participant's zone.")
 
 
+class ParticipantHours(Result):
+    participant: str
+    start: str = Field(description="Local start of the working day, 'HH:MM'.")
+    end: str = Field(description="Local end of the working day, 'HH:MM'.")
+    days: list[str] = Field(description="Working days, three-letter English names, Monday first.")
+    source: Literal["argument", "preference", "default"] = Field(
+        description="Where the hours came from: the participant's working_hours, the caller's stored preference, "
+        "or the 09:00-17:00 Monday-Friday default."
+    )
+
+
 class FindMeetingTimeResult(Result):
     found: bool = Field(description="False when no slot fits everyone; 'slots' then holds the best partial ones.")
     duration_minutes: float
@@ -301,4 +321,5 @@ class FindMeetingTimeResult(Result):
     range_start: str
     range_end: str
     slots: list[MeetingSlot]
+    working_hours: list[ParticipantHours] = Field(description="The working hours used for each participant.")
     summary: str

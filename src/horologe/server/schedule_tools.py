@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from pydantic import ValidationError
+
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.arithmetic import parse_amount
-from horologe.core.calendar import parse_weekend
+from horologe.core.calendar import WEEKDAY_CODES, parse_weekend
 from horologe.core.errors import InvalidArgument, InvalidTimestamp
 from horologe.core.localtime import resolve_local
 from horologe.core.meeting import Participant, find_slots, rank
@@ -50,10 +52,18 @@ def timezone_history(args: s.TimezoneHistoryArgs, ctx: RequestContext, options: 
 def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """Slots inside everyone's working hours, ranked, shown in each participant's zone."""
     zones = [resolve_zone(person.timezone) for person in args.participants]
-    people = [_participant(person, zone) for person, zone in zip(args.participants, zones, strict=True)]
     labels = [
         person.name or f"{index + 1}: {zone.key}"
         for index, (person, zone) in enumerate(zip(args.participants, zones, strict=True))
+    ]
+    caller = _caller_index(args.participants, zones, ctx)
+    hours = [
+        _working_hours(person, ctx.preferences.get("working_hours") if index == caller else None)
+        for index, person in enumerate(args.participants)
+    ]
+    people = [
+        Participant(zone.tz, _clock(chosen.start), _clock(chosen.end), parse_weekend(chosen.days))
+        for zone, (chosen, _) in zip(zones, hours, strict=True)
     ]
     reference = resolve_zone(args.timezone) if args.timezone else zones[0]
     first = date_argument(args.date_range.start, "date_range.start")
@@ -76,6 +86,16 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
         "range_start": iso(range_start),
         "range_end": iso(range_end),
         "slots": [_slot(slot.start, slot.end, slot.available, zones, labels) for slot in best],
+        "working_hours": [
+            {
+                "participant": label,
+                "start": chosen.start,
+                "end": chosen.end,
+                "days": [WEEKDAY_CODES[day] for day in sorted(parse_weekend(chosen.days))],
+                "source": source,
+            }
+            for label, (chosen, source) in zip(labels, hours, strict=True)
+        ],
         "summary": summary,
     }
 
@@ -110,9 +130,29 @@ def _history(change: tzdb.Transition, zone: ResolvedZone) -> dict[str, Any]:
     }
 
 
-def _participant(person: s.MeetingParticipant, zone: ResolvedZone) -> Participant:
-    hours = person.working_hours or s.WorkingHours()
-    return Participant(zone.tz, _clock(hours.start), _clock(hours.end), parse_weekend(hours.days))
+def _caller_index(people: list[s.MeetingParticipant], zones: list[ResolvedZone], ctx: RequestContext) -> int | None:
+    """The participant who is asking: the one marked `caller`, else the first in the caller's home zone."""
+    marked = [index for index, person in enumerate(people) if person.caller]
+    if len(marked) > 1:
+        raise InvalidArgument("Mark at most one participant as the caller.", details={"marked": len(marked)})
+    if marked:
+        return marked[0]
+    home = ctx.client.zone.key if ctx.client.zone is not None else ctx.preferences.get("timezone")
+    return next((index for index, zone in enumerate(zones) if home is not None and zone.key == home), None)
+
+
+def _working_hours(person: s.MeetingParticipant, stored: object) -> tuple[s.WorkingHours, str]:
+    """A participant's hours and their source: their own argument, the caller's stored preference, or the default."""
+    if person.working_hours is not None:
+        return person.working_hours, "argument"
+    if isinstance(stored, dict):
+        # Stored by set_preferences ('HH:MM', full weekday names, which parse_weekend reads); signed, so ours.
+        fields = {key: stored[key] for key in ("start", "end", "days") if key in stored}
+        try:
+            return s.WorkingHours.model_validate(fields), "preference"
+        except ValidationError:
+            pass  # a shape from an older release: the default serves better than an error about hidden state
+    return s.WorkingHours(), "default"
 
 
 def _clock(value: str) -> time:
