@@ -148,31 +148,22 @@ async def test_without_a_home_zone_or_a_marked_caller_no_one_gets_the_stored_hou
     assert [entry["source"] for entry in body["working_hours"]] == ["default"]
 
 
-async def test_the_client_contexts_timezone_names_the_callers_home_zone(
-    keyed: Settings, clock: SteppingClock, tmp_path: Path, mode: str
-) -> None:
-    envelope = envelope_for(tmp_path)
-    transport = EnvelopeTransport(InMemoryTransport(build_server(keyed, clock)), envelope)
-    async with Client(transport, mode=mode, cache=None) as client:  # type: ignore[arg-type]
-        await structured(client, "set_preferences", {"timezone": "Europe/Vienna", "working_hours": EARLY})
-        envelope.context = ContextSettings(timezone="America/New_York", now=START)  # travelling: context wins
-        people = [{"timezone": "Europe/Vienna", "name": "office"}, {"timezone": "America/New_York", "name": "me"}]
-        body = await structured(client, "find_meeting_time", {**MEETING, "participants": people})
-    assert hours_by_participant(body) == {
-        "office": ("09:00", "17:00", "default"),
-        "me": ("06:00", "12:00", "preference"),
-    }
-
-
 async def test_client_context_wins_over_the_stored_preference(
     keyed: Settings, clock: SteppingClock, tmp_path: Path, mode: str
 ) -> None:
     envelope = envelope_for(tmp_path)
     transport = EnvelopeTransport(InMemoryTransport(build_server(keyed, clock)), envelope)
     async with Client(transport, mode=mode, cache=None) as client:  # type: ignore[arg-type]
-        await structured(client, "set_preferences", {"timezone": "Europe/Vienna"})
+        await structured(client, "set_preferences", {"timezone": "Europe/Vienna", "working_hours": EARLY})
         envelope.context = ContextSettings(timezone="America/New_York", now=START)
         assert (await structured(client, "get_current_time", {}))["timezone"] == "America/New_York"
+        # Travelling: the context's zone is the caller's home zone, so the stored hours go to New York.
+        people = [{"timezone": "Europe/Vienna", "name": "office"}, {"timezone": "America/New_York", "name": "me"}]
+        body = await structured(client, "find_meeting_time", {**MEETING, "participants": people})
+    assert hours_by_participant(body) == {
+        "office": ("09:00", "17:00", "default"),
+        "me": ("06:00", "12:00", "preference"),
+    }
 
 
 async def test_invalid_preferences_are_refused_without_storing(client: Client) -> None:
