@@ -1,0 +1,168 @@
+"""CPU per 2026-era `tools/call` of horologe's HTTP app next to the SDK's floor, called in process.
+
+No uvicorn and no sockets: each app is called directly as ASGI, in interleaved rounds, and the process CPU time
+per request is reported. What uvicorn and the load generator cost is the same for every server, so this is the
+steadiest view of what horologe adds on top of the SDK (the HTTP benchmark's ratios swing with the machine).
+
+    .venv/bin/python bench/asgi_cost.py [--n 2000] [--rounds 5] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("HOROLOGE_LOG_LEVEL", "WARNING")
+
+App = Any
+ENVELOPE = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "asgi_cost", "version": "1"},
+}
+
+
+def request(request_id: int, tool: str = "get_current_time") -> tuple[dict[str, Any], bytes]:
+    """The scope and body http_bench.py sends in the 2026 era."""
+    params = {"name": tool, "arguments": {}, "_meta": ENVELOPE}
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode()
+    headers = [
+        (b"host", b"127.0.0.1:8080"),
+        (b"content-type", b"application/json"),
+        (b"accept", b"application/json, text/event-stream"),
+        (b"mcp-protocol-version", b"2026-07-28"),
+        (b"mcp-method", b"tools/call"),
+        (b"mcp-name", tool.encode()),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8080),
+        "state": {},
+    }
+    return scope, body
+
+
+async def start(app: App) -> None:
+    """Run the app's lifespan startup (its session managers)."""
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+    asyncio.get_running_loop().create_task(app(scope, inbox.get, outbox.put))
+    await inbox.put({"type": "lifespan.startup"})
+    started = await outbox.get()
+    if started["type"] != "lifespan.startup.complete":
+        raise SystemExit(f"startup failed: {started}")
+
+
+async def call(app: App, request_id: int) -> None:
+    """One request through the whole app; fails loudly on anything but 200."""
+    scope, body = request(request_id)
+    delivered = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.Event().wait()  # the client stays connected
+        raise AssertionError("unreachable")
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    if sent[0].get("status") != 200:
+        raise SystemExit(f"request failed: {sent}")
+
+
+def apps() -> dict[str, App]:
+    from horologe.deferred_imports import defer_package_init
+
+    defer_package_init("mcp", "mcp.server")
+    import sdk_floor
+
+    from horologe.config import load_settings
+    from horologe.transports.http import create_app
+
+    # Access log off: its line goes to stderr, which a terminal makes expensive; the servers' cost is the point.
+    return {
+        "SDK floor (low-level Server, trivial tool)": sdk_floor.app,
+        "horologe": create_app(load_settings(overrides={"http": {"access_log": False}})),
+    }
+
+
+async def measure(n: int, rounds: int) -> dict[str, list[float]]:
+    found = apps()
+    for app in found.values():
+        await start(app)
+        for request_id in range(300):
+            await call(app, request_id)
+    results: dict[str, list[float]] = {label: [] for label in found}
+    for _ in range(rounds):
+        for label, app in found.items():
+            began = time.process_time()
+            for request_id in range(n):
+                await call(app, request_id)
+            results[label].append((time.process_time() - began) / n * 1e6)
+    return results
+
+
+async def profile(n: int) -> None:
+    import cProfile
+    import pstats
+
+    app = apps()["horologe"]
+    await start(app)
+    for request_id in range(300):
+        await call(app, request_id)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for request_id in range(n):
+        await call(app, request_id)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=2000, help="requests per round and app")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="cProfile horologe's app instead")
+    args = parser.parse_args()
+    if args.profile:
+        asyncio.run(profile(args.n))
+        return 0
+    results = asyncio.run(measure(args.n, args.rounds))
+    floor = statistics.median(next(iter(results.values())))
+    print(f"### In-process CPU per 2026-era tools/call (median of {args.rounds} interleaved rounds of {args.n})\n")
+    print("| app | µs per request | vs SDK floor |")
+    print("|---|---|---|")
+    for label, values in results.items():
+        median = statistics.median(values)
+        print(f"| {label} | {median:.0f} | {median / floor:.2f}x |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
