@@ -61,9 +61,10 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
         _working_hours(person, ctx.preferences.get("working_hours") if index == caller else None)
         for index, person in enumerate(args.participants)
     ]
+    days = [parse_weekend(chosen.days) for chosen, _ in hours]
     people = [
-        Participant(zone.tz, _clock(chosen.start), _clock(chosen.end), parse_weekend(chosen.days))
-        for zone, (chosen, _) in zip(zones, hours, strict=True)
+        Participant(zone.tz, _clock(chosen.start), _clock(chosen.end), working_days)
+        for zone, (chosen, _), working_days in zip(zones, hours, days, strict=True)
     ]
     reference = resolve_zone(args.timezone) if args.timezone else zones[0]
     first = date_argument(args.date_range.start, "date_range.start")
@@ -91,10 +92,10 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
                 "participant": label,
                 "start": chosen.start,
                 "end": chosen.end,
-                "days": [WEEKDAY_CODES[day] for day in sorted(parse_weekend(chosen.days))],
+                "days": [WEEKDAY_CODES[day] for day in sorted(working_days)],
                 "source": source,
             }
-            for label, (chosen, source) in zip(labels, hours, strict=True)
+            for label, (chosen, source), working_days in zip(labels, hours, days, strict=True)
         ],
         "summary": summary,
     }
