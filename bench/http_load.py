@@ -4,7 +4,8 @@ The SDK floor row (bench/sdk_floor.py: the low-level Server with a trivial tool,
 server on the SDK can beat on this machine.
 
 Each server runs alone on a loopback port; ../shared/tools/http_bench.py drives /mcp sequentially (2000 requests
-on one connection) and with 32 concurrent clients for 10 s, in both protocol eras. Prints a Markdown table.
+on one connection) and with 32 concurrent clients for 10 s, in both protocol eras. Prints Markdown tables: throughput
+and latency, then each server's peak RSS summed over its processes (supervisor and workers).
 
     .venv/bin/python bench/http_load.py [--shared ../shared] [--duration 10] [--seq 2000] [--json results.jsonl]
 """
@@ -46,6 +47,30 @@ def wait_ready(port: int, process: subprocess.Popen[bytes], path: str) -> None:
         finally:
             connection.close()
     raise SystemExit(f"server on {port} not ready")
+
+
+def process_tree(pid: int) -> list[int]:
+    """A process and all its descendants (uvicorn's workers and their helpers)."""
+    found, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            children = (task / "children").read_text().split() if (task / "children").exists() else []
+            pending.extend(int(child) for child in children)
+    return found
+
+
+def peak_rss_mib(pid: int) -> float:
+    """Peak RSS (VmHWM) summed over a server's processes: what the whole server needed at its largest."""
+    total_kib = 0
+    for member in process_tree(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue  # exited meanwhile
+        total_kib += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+    return total_kib / 1024
 
 
 def servers(shared: Path) -> list[dict[str, Any]]:
@@ -120,6 +145,7 @@ def main() -> int:
         "32 clients": ["--concurrency", "32", "--duration", str(args.duration)],
     }
     rows = []
+    memory: dict[str, tuple[float, int]] = {}
     env = {**os.environ, "HOROLOGE_LOG_LEVEL": "WARNING"}
     for server in servers(args.shared):
         port = free_port()
@@ -134,10 +160,15 @@ def main() -> int:
                     if args.json:
                         with args.json.open("a", encoding="utf-8") as out:
                             out.write(json.dumps(rows[-1]) + "\n")
+            memory[server["label"]] = (peak_rss_mib(process.pid), len(process_tree(process.pid)))
         finally:
             process.terminate()
             process.wait(timeout=30)
     print_table(rows)
+    print("\n| server | peak RSS after its runs, all processes (MiB) | processes |")
+    print("|---|---|---|")
+    for label, (mib, count) in memory.items():
+        print(f"| {label} | {mib:.1f} | {count} |")
     return 0
 
 

@@ -127,13 +127,8 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 
 def _serve(settings: Any) -> int:
-    import anyio
-
-    from horologe.clock import SystemClock
-    from horologe.server.app import build_server
-
     if settings.server.transport == "http":
-        from horologe.transports.http import serve_http
+        from horologe.transports.http_serve import serve_http
 
         try:
             serve_http(settings)
@@ -141,6 +136,10 @@ def _serve(settings: Any) -> int:
             print(f"horologe: {exc}", file=sys.stderr)
             return 2
         return 0
+    import anyio
+
+    from horologe.clock import SystemClock
+    from horologe.server.app import build_server
     from horologe.transports.stdio import serve_stdio
 
     server = build_server(settings, SystemClock())

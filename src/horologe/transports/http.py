@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -35,15 +34,14 @@ from horologe.transports.http_guard import (
     BodyGuard,
     HostOriginGuard,
     Timeout,
-    is_loopback,
 )
 from horologe.transports.http_language import LanguageHeaders
 from horologe.transports.http_observe import AccessLog, Metrics
+from horologe.transports.http_serve import SETTINGS_ENV
 from horologe.transports.openapi import openapi_document
 from horologe.transports.ratelimit import auth_failure_middleware, rate_limit_middleware
 from horologe.transports.rest import rest_routes
 
-SETTINGS_ENV = "HOROLOGE_INTERNAL_SETTINGS_JSON"
 # Probes and scrapers address pods by IP: these carry no user data, so they skip the Host allow-list.
 PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics")
 
@@ -176,35 +174,3 @@ def app_from_environment() -> Starlette:
     raw = os.environ.get(SETTINGS_ENV)
     settings = Settings.model_validate(json.loads(raw)) if raw else load_settings()
     return create_app(settings)
-
-
-def serve_http(settings: Settings) -> None:
-    """Run uvicorn (uvloop and httptools when installed) with graceful shutdown on SIGTERM."""
-    import tempfile
-
-    import uvicorn
-
-    http = settings.http
-    AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)  # fail before forking
-    if not settings.auth.enabled and not is_loopback(settings.server.host):
-        print(
-            f"horologe: WARNING: serving {settings.server.host} without authorization: anyone who can reach this port "
-            "can call every tool. Enable auth (HOROLOGE_AUTH__ENABLED=true with issuer, resource and jwks_url or "
-            "introspection_endpoint) or put an authenticating proxy in front.",
-            file=sys.stderr,
-        )
-    options: dict[str, Any] = {
-        "host": settings.server.host,
-        "port": settings.server.port,
-        "access_log": False,
-        "log_level": settings.logging.level.lower(),
-        "timeout_graceful_shutdown": http.graceful_shutdown_seconds,
-        "server_header": False,
-    }
-    if http.workers == 1:
-        uvicorn.run(create_app(settings), **options)
-        return
-    os.environ[SETTINGS_ENV] = settings.model_dump_json()
-    with tempfile.TemporaryDirectory(prefix="horologe-metrics-") as metrics_dir:
-        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
-        uvicorn.run("horologe.transports.http:app_from_environment", factory=True, workers=http.workers, **options)
