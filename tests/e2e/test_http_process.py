@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -428,3 +429,50 @@ def test_metrics_labels_stay_bounded_whatever_names_clients_send(http_server: Ru
     text = raw.decode()
     assert "no_such_tool" not in text
     assert 'tool="unknown"' in text
+
+
+# --- several workers -----------------------------------------------------------------------------------------
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid` (uvicorn's workers and multiprocessing's helpers)."""
+    found: list[int] = []
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            children = [int(child) for child in (task / "children").read_text().split()]
+            found.extend(children)
+            pending.extend(children)
+    return found
+
+
+def test_two_workers_serve_one_port_count_together_and_stop_on_sigterm() -> None:
+    server = start_http_server(["--workers", "2"], env={"DEFAULT_TIMEZONE": "UTC"})
+    try:
+        workers = [
+            pid for pid in descendants(server.process.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
+        ]
+        headers = modern_headers("tools/call", "get_current_time")
+        statuses = [send(server, "POST", "/mcp", modern_call("get_current_time", {}, n), headers)[0] for n in range(20)]
+        _, _, raw = send(server, "GET", "/metrics", headers=[])
+    finally:
+        everyone = [server.process.pid, *descendants(server.process.pid)]
+        server.stop()
+    assert len(workers) == 2
+    assert statuses == [200] * 20
+    # Multiprocess metrics: /metrics answers from one worker but counts what both served.
+    line = 'mcp_server_operations_total{mcp_method_name="tools/call",outcome="ok",tool="get_current_time"} 20.0'
+    assert line in raw.decode()
+    deadline = time.monotonic() + 10
+    while [pid for pid in everyone if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in everyone if alive(pid)]  # SIGTERM took the workers down too
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for its parent to reap it has finished)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
