@@ -141,7 +141,9 @@ async def profile(n: int) -> None:
     for request_id in range(n):
         await call(app, request_id)
     profiler.disable()
-    pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+    pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
+        int(os.environ.get("TOP", "40"))
+    )
 
 
 def main() -> int:

@@ -3,11 +3,18 @@
 The SDK floor row (bench/sdk_floor.py: the low-level Server with a trivial tool, no middleware) shows what no
 server on the SDK can beat on this machine.
 
-Each server runs alone on a loopback port; ../shared/tools/http_bench.py drives /mcp sequentially (2000 requests
-on one connection) and with 32 concurrent clients for 10 s, in both protocol eras. Prints Markdown tables: throughput
+Every server runs on its own loopback port for the whole run, and the load goes to one at a time:
+../shared/tools/http_bench.py drives /mcp sequentially (2000 requests on one connection) and with 32 concurrent
+clients for 10 s, in both protocol eras. No server writes access logs (the peers run with --no-access-log), except
+the row that measures horologe's default JSON access log. Prints Markdown tables: throughput
 and latency, then each server's peak RSS summed over its processes (supervisor and workers).
 
     .venv/bin/python bench/http_load.py [--shared ../shared] [--duration 10] [--seq 2000] [--json results.jsonl]
+    .venv/bin/python bench/http_load.py --only MCPServer "horologe, 2" --era modern --concurrent-only --rounds 5
+
+The second form is the target row alone, in alternating rounds: this machine's speed swings between minutes, so one
+run's ratio can be off by a third; the median of the ratios taken within each round is steadier. Shorter rounds
+(`--duration 4 --rounds 9`) alternate more often.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import http.client
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -113,7 +121,21 @@ def servers(shared: Path) -> list[dict[str, Any]]:
             "eras": ["legacy", "modern"],
             "ready": "/healthz",
         },
+        {
+            "label": "horologe, 2 workers, JSON access log on (its default)",
+            "cmd": [*horologe, "--workers", "2"],
+            "tool": "get_current_time",
+            "eras": ["modern"],
+            "ready": "/healthz",
+            "env": {"HOROLOGE_HTTP__ACCESS_LOG": "true"},
+        },
     ]
+
+
+def cpu_ticks() -> tuple[int, int]:
+    """(steal, total) jiffies of all CPUs so far (/proc/stat): time the hypervisor gave this VM's CPUs elsewhere."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[7] if len(fields) > 7 else 0, sum(fields[:8])
 
 
 def drive(shared: Path, port: int, tool: str, era: str, load: list[str]) -> dict[str, Any]:
@@ -139,30 +161,56 @@ def main() -> int:
     parser.add_argument("--seq", type=int, default=2000)
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--json", type=Path, help="also append raw results as JSON lines")
+    parser.add_argument("--only", nargs="*", default=(), help="run only servers whose label contains one of these")
+    parser.add_argument("--era", choices=("legacy", "modern"), help="run only this era")
+    parser.add_argument("--concurrent-only", action="store_true", help="skip the sequential runs")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="repeat every server's runs, alternating servers; the table gives medians"
+    )
     args = parser.parse_args()
     loads = {
         "sequential": ["--seq", str(args.seq)],
         "32 clients": ["--concurrency", "32", "--duration", str(args.duration)],
     }
-    rows = []
-    memory: dict[str, tuple[float, int]] = {}
-    env = {**os.environ, "HOROLOGE_LOG_LEVEL": "WARNING"}
-    for server in servers(args.shared):
-        port = free_port()
-        cmd = [*server["cmd"], "--port", str(port)]
-        process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
-        try:
+    if args.concurrent_only:
+        del loads["sequential"]
+    rows: list[dict[str, Any]] = []
+    # Like the uvicorn-run peers (--no-access-log), horologe writes no access log unless a row turns it on.
+    env = {**os.environ, "HOROLOGE_LOG_LEVEL": "WARNING", "HOROLOGE_HTTP__ACCESS_LOG": "false"}
+    chosen = [s for s in servers(args.shared) if not args.only or any(part in s["label"] for part in args.only)]
+    # Every server stays up for the whole run (an idle server costs no CPU) and the rounds alternate the load
+    # between them, so a slow minute of this shared machine hits every server instead of one.
+    running: list[tuple[dict[str, Any], int, subprocess.Popen[bytes]]] = []
+    try:
+        for server in chosen:
+            port = free_port()
+            cmd = [*server["cmd"], "--port", str(port)]
+            server_env = {**env, **server.get("env", {})}
+            quiet = subprocess.DEVNULL
+            process = subprocess.Popen(cmd, stdout=quiet, stderr=quiet, env=server_env, cwd=ROOT)
+            running.append((server, port, process))
             wait_ready(port, process, server["ready"])
-            for era in server["eras"]:
-                for load_name, load in loads.items():
-                    result = drive(args.shared, port, server["tool"], era, load)
-                    rows.append({"server": server["label"], "era": era, "load": load_name, **result})
-                    if args.json:
-                        with args.json.open("a", encoding="utf-8") as out:
-                            out.write(json.dumps(rows[-1]) + "\n")
-            memory[server["label"]] = (peak_rss_mib(process.pid), len(process_tree(process.pid)))
-        finally:
+        for round_number in range(args.rounds):
+            for server, port, _ in running:
+                for era in server["eras"]:
+                    if args.era and era not in (args.era, "none"):
+                        continue
+                    for load_name, load in loads.items():
+                        steal_before, total_before = cpu_ticks()
+                        result = drive(args.shared, port, server["tool"], era, load)
+                        steal_after, total_after = cpu_ticks()
+                        steal = 100 * (steal_after - steal_before) / max(1, total_after - total_before)
+                        row = {"server": server["label"], "era": era, "load": load_name, "round": round_number}
+                        row["cpu_steal_pct"] = round(steal, 1)
+                        rows.append({**row, **result})
+                        if args.json:
+                            with args.json.open("a", encoding="utf-8") as out:
+                                out.write(json.dumps(rows[-1]) + "\n")
+        memory = {server["label"]: (peak_rss_mib(p.pid), len(process_tree(p.pid))) for server, _, p in running}
+    finally:
+        for _, _, process in running:
             process.terminate()
+        for _, _, process in running:
             process.wait(timeout=30)
     print_table(rows)
     print("\n| server | peak RSS after its runs, all processes (MiB) | processes |")
@@ -173,17 +221,31 @@ def main() -> int:
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
-    reference = {(r["era"], r["load"]): r for r in rows if r["server"].startswith("SDK MCPServer")}
-    print("| server | era | load | req/s | p50 ms | p99 ms | errors | req/s vs SDK MCPServer |")
-    print("|---|---|---|---|---|---|---|---|")
+    """One line per server, era and load: medians over the rounds; the ratio is taken within each round."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for r in rows:
-        base = reference.get((r["era"], r["load"]))
-        ratio = f"{r['req_per_s'] / base['req_per_s']:.2f}x" if base and r["era"] != "none" else "-"
-        errors = r.get("errors", r.get("non_200", 0))
-        print(
-            f"| {r['server']} | {r['era']} | {r['load']} | {r['req_per_s']:.0f} | {r['p50_ms']:.2f} | "
-            f"{r['p99_ms']:.2f} | {errors} | {ratio} |"
+        groups.setdefault((r["server"], r["era"], r["load"]), []).append(r)
+    reference = {(r["era"], r["load"], r["round"]): r for r in rows if r["server"].startswith("SDK MCPServer")}
+    rounds = max((r["round"] for r in rows), default=0) + 1
+    spread = " (min-max over rounds)" if rounds > 1 else ""
+    print(f"| server | era | load | req/s | p50 ms | p99 ms | errors | CPU steal % | req/s vs SDK MCPServer{spread} |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (server, era, load), runs in groups.items():
+        ratios = [
+            r["req_per_s"] / base["req_per_s"]
+            for r in runs
+            if era != "none" and (base := reference.get((era, load, r["round"]))) is not None
+        ]
+        ratio = "-"
+        if ratios:
+            ratio = f"{statistics.median(ratios):.2f}x"
+            ratio += f" ({min(ratios):.2f}-{max(ratios):.2f})" if len(ratios) > 1 else ""
+        errors = sum(r.get("errors", r.get("non_200", 0)) for r in runs)
+        req, p50, p99, steal = (
+            statistics.median(r[key] for r in runs) for key in ("req_per_s", "p50_ms", "p99_ms", "cpu_steal_pct")
         )
+        row = f"| {server} | {era} | {load} | {req:.0f} | {p50:.2f} | {p99:.2f} | {errors} | {steal:.1f} | {ratio} |"
+        print(row)
 
 
 if __name__ == "__main__":
