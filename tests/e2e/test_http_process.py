@@ -215,6 +215,28 @@ def test_bad_json_is_a_parse_error(http_server: RunningServer) -> None:
     assert status == 400 and json.loads(raw)["error"]["code"] == -32700
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "\xff\xfe"}}',  # not UTF-8
+        '{"jsonrpc": "2.0", "id": 1, "method": "ping"}'.encode("utf-16"),  # JSON over HTTP is UTF-8
+    ],
+)
+def test_a_body_that_is_not_utf8_is_a_parse_error(http_server: RunningServer, body: bytes) -> None:
+    status, _, raw = send(http_server, "POST", "/mcp", body, modern_headers("ping"))
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32700
+
+
+def test_a_body_with_non_ascii_text_is_read_as_utf8(http_server: RunningServer) -> None:
+    call = modern_call(
+        "convert_timezone", {"timestamp": "2026-03-08T01:30:00", "from_timezone": "UTC", "to_timezone": "Zürich"}
+    )
+    body = json.dumps(call, ensure_ascii=False).encode()
+    status, _, raw = send(http_server, "POST", "/mcp", body, modern_headers("tools/call", "convert_timezone"))
+    assert status == 200  # a mis-decoded "ZÃ¼rich" would not resolve
+    assert json.loads(raw)["result"]["structuredContent"]["converted"]["timezone"] == "Europe/Zurich"
+
+
 def test_oversized_body_is_413(http_server: RunningServer) -> None:
     call = modern_call("get_current_time", {"timezone": "x" * (2 * 1024 * 1024)})
     status, _, _ = send(http_server, "POST", "/mcp", call, modern_headers("tools/call", "get_current_time"))
