@@ -47,6 +47,7 @@ STATE_KEYS: Final[Mapping[Scope, str]] = {
 STATE_KEY_SPELLINGS: Final[Mapping[Scope, tuple[str, ...]]] = {
     scope: (key, key + "/", "http://" + key, "http://" + key + "/") for scope, key in STATE_KEYS.items()
 }
+ANY_STATE_KEY: Final = frozenset(spelling for spellings in STATE_KEY_SPELLINGS.values() for spelling in spellings)
 STATE_REPORT_META_KEY: Final = "dev.horologe/state"
 
 MAX_ITEM_BYTES: Final = 4096  # name + serialized envelope, the seed's per-item storage minimum

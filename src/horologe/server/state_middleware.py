@@ -18,6 +18,7 @@ import logging
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -26,10 +27,10 @@ from pydantic import BaseModel
 from horologe.clock import Clock
 from horologe.config import Settings
 from horologe.state import (
+    ANY_STATE_KEY,
     MAX_ITEM_BYTES,
     MAX_ITEMS,
     SCOPES,
-    STATE_KEY_SPELLINGS,
     STATE_KEYS,
     STATE_REPORT_META_KEY,
     Item,
@@ -56,7 +57,7 @@ class StateFull(ValueError):
 class RequestState:
     """The verified state of one request and the changes its handler makes."""
 
-    scopes: dict[Scope, ScopeState]
+    scopes: Mapping[Scope, ScopeState]  # read only
     capability: Capability
     now: int
     now_ms: int = 0
@@ -99,6 +100,8 @@ class RequestState:
         """What was ignored, by scope, with reasons."""
         return {scope: dict(self.scopes[scope].ignored) for scope in SCOPES if self.scopes[scope].ignored}
 
+
+NO_STATE: Final[Mapping[Scope, ScopeState]] = MappingProxyType({scope: ScopeState() for scope in SCOPES})
 
 _current: ContextVar[RequestState | None] = ContextVar("horologe_request_state", default=None)
 
@@ -144,7 +147,10 @@ class StateMiddleware:
             return await call_next(ctx)
         now_ms = int(self.clock.now().timestamp() * 1000)
         now = now_ms // 1000
-        state = RequestState(self.codec.read(raw_meta, now), capability_of(ctx, raw_meta), now, now_ms)
+        carries = raw_meta is not None and not ANY_STATE_KEY.isdisjoint(raw_meta)
+        # Most requests carry no state: they share one empty reading (RequestState never changes `scopes`).
+        scopes = self.codec.read(raw_meta, now) if carries else NO_STATE
+        state = RequestState(scopes, capability_of(ctx, raw_meta, carries), now, now_ms)
         token = _current.set(state)
         try:
             result = await call_next(ctx)
@@ -215,16 +221,18 @@ def _remember_initialize_capability(ctx: ServerRequestContext[Any, Any]) -> None
         scratch[_CONNECTION_KEY] = _declares_state(params.get("capabilities"))
 
 
-def capability_of(ctx: ServerRequestContext[Any, Any], meta: Mapping[str, Any] | None) -> Capability:
-    """Whether this request's client keeps state: declared, shown by sending state, absent, or unknown."""
+def capability_of(ctx: ServerRequestContext[Any, Any], meta: Mapping[str, Any] | None, carries: bool) -> Capability:
+    """Whether this request's client keeps state: declared, shown by sending state (`carries`), absent, or unknown."""
     envelope = meta.get(CLIENT_CAPABILITIES_META_KEY) if meta is not None else None
     if _declares_state(envelope):
         return "declared"
-    scratch = _connection_state(ctx)
-    handshake = scratch.get(_CONNECTION_KEY) if scratch is not None and not isinstance(envelope, Mapping) else None
+    handshake = None
+    if not isinstance(envelope, Mapping):  # the 2026 envelope, when present, is the whole answer
+        scratch = _connection_state(ctx)
+        handshake = scratch.get(_CONNECTION_KEY) if scratch is not None else None
     if handshake:
         return "declared"
-    if meta is not None and any(key in meta for spellings in STATE_KEY_SPELLINGS.values() for key in spellings):
+    if carries:
         return "inferred"
     if isinstance(envelope, Mapping) or handshake is False:
         return "absent"
