@@ -24,7 +24,7 @@ import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from io import BytesIO
@@ -321,6 +321,7 @@ def _uses_negative_dst(zone: tzinfo) -> bool:
 # --- offsets -------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=512)  # a few hundred distinct offsets exist in the whole database
 def format_offset(td: timedelta) -> str:
     """A UTC offset as '+05:30', '-03:00' or '+00:00'; seconds only when non-zero ('+00:19:32')."""
     sign = "-" if td < ZERO else "+"
@@ -361,7 +362,12 @@ def offset_facts(zone: tzinfo, at: datetime) -> OffsetFacts:
     Negative DST in the data is read the rearguard way (see the module docstring): Dublin and
     Casablanca report their lower offset as standard and the higher one as DST.
     """
-    ts = _clamp(_timestamp(at))
+    return _facts_at(zone, _clamp(_timestamp(at)))
+
+
+@lru_cache(maxsize=1024)
+def _facts_at(zone: tzinfo, ts: int) -> OffsetFacts:
+    # Memoized by whole second: every request for "now" in the same second and zone asks the same question.
     state = _state(zone, ts)
     standard, amount = _standard_and_dst(zone, ts, state, ())
     return OffsetFacts(state.offset, standard, amount, amount > ZERO, state.abbreviation)

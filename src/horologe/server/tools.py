@@ -148,11 +148,14 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
     now = truncate(ctx.now, options.precision).astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, now)
     iso_year, iso_week, iso_day = now.isocalendar()
+    described = moment(now, zone, facts)
+    # At millisecond precision `iso8601` writes exactly the timestamp (tests/server/test_tools.py holds it to that).
+    same = fmt == "iso8601" and now.microsecond % 1000 == 0
     return {
-        **moment(now, zone, facts),
+        **described,
         "unix": int(now.timestamp() // 1),
         "unix_ms": int(now.timestamp() * 1000 // 1),
-        "formatted": render(now, zone, fmt, args.custom_format, ctx.locale),
+        "formatted": described["timestamp"] if same else render(now, zone, fmt, args.custom_format, ctx.locale),
         "format": chosen,
         "utc_offset_seconds": int(facts.utc_offset.total_seconds()),
         "day_of_week": DAY_NAMES[now.weekday()],
