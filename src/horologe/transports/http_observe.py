@@ -6,17 +6,18 @@ in seconds, with the conventions' buckets), spelled the Prometheus way.
 
 from __future__ import annotations
 
-import json
+import functools
 import logging
 import os
+import random
 import re
 import time
-import uuid
 from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from pydantic_core import to_json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.server.catalog import TOOLS_BY_NAME
@@ -37,6 +38,19 @@ KNOWN_METHODS = frozenset(
         "completion/complete",
         "notifications/initialized",
         "notifications/cancelled",
+    }
+)
+KNOWN_ROUTES = frozenset(
+    {
+        "/mcp",
+        "/mcp/tools/call",
+        "/mcp/resources/read",
+        "/mcp/prompts/get",
+        "/mcp/capabilities",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
     }
 )
 OTEL_MCP_BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300)
@@ -75,6 +89,7 @@ class Metrics:
             multiprocess_mode="livesum",
         )
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self._http_children: dict[tuple[str, str, int], Any] = {}
         self.rate_limited = Counter(
             "horologe_rate_limited_requests", "Requests refused by rate limiting.", ["route"], registry=self.registry
         )
@@ -103,6 +118,14 @@ class Metrics:
             children = self._children[key] = (self.operations.labels(*key), self.duration.labels(*key))
         children[0].inc()
         children[1].observe(seconds)
+
+    def count_http(self, route: str, method: str, status: int) -> None:
+        """Count one HTTP request (the route is a bounded label; the HTTP parser only accepts known methods)."""
+        key = (route, method, status)
+        child = self._http_children.get(key)
+        if child is None:
+            child = self._http_children[key] = self.http_requests.labels(route, method, str(status))
+        child.inc()
 
     def middleware(self) -> Any:
         """A server middleware that records every MCP request (any transport that uses this server)."""
@@ -145,7 +168,7 @@ class AccessLog:
             await self.app(scope, receive, send)
             return
         supplied = header(scope, b"x-request-id")
-        request_id = supplied if supplied and REQUEST_ID.match(supplied) else uuid.uuid4().hex
+        request_id = supplied if supplied and REQUEST_ID.match(supplied) else new_request_id()
         status = 500
         started = time.perf_counter()
 
@@ -163,14 +186,14 @@ class AccessLog:
             self.metrics.in_flight.dec()
             duration = time.perf_counter() - started
             route = _route(scope["path"])
-            self.metrics.http_requests.labels(route, scope["method"], str(status)).inc()
+            self.metrics.count_http(route, scope["method"], status)
             if self.enabled:
                 self._log(scope, request_id, status, duration)
 
     def _log(self, scope: Scope, request_id: str, status: int, duration: float) -> None:
         payload = scope.get("state", {}).get(PAYLOAD_KEY)
         entry: dict[str, Any] = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+            "ts": _utc_stamp(int(time.time())),  # noqa: TID251 - when the server logged, not a tool input
             "request_id": request_id,
             "method": scope["method"],
             "path": scope["path"][:200],
@@ -186,20 +209,23 @@ class AccessLog:
             if isinstance(name, str):
                 entry["name"] = name[:64]
         # One unbuffered write per line: lines from concurrent requests never interleave, and no flush is needed.
-        os.write(2, (json.dumps(entry) + "\n").encode())
+        os.write(2, to_json(entry) + b"\n")
+
+
+def new_request_id() -> str:
+    """32 random hex digits, like a uuid4 without its syscall (ids need to be unique, not unguessable).
+
+    `random` reseeds in a forked child, and spawned workers seed themselves, so workers never share a sequence.
+    """
+    return f"{random.getrandbits(128):032x}"
+
+
+@functools.lru_cache(maxsize=2)
+def _utc_stamp(second: int) -> str:
+    """The access log's timestamp for a Unix second (every line of the same second shares it)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
 
 
 def _route(path: str) -> str:
     """A bounded label for a path (unknown paths share one label)."""
-    known = {
-        "/mcp",
-        "/mcp/tools/call",
-        "/mcp/resources/read",
-        "/mcp/prompts/get",
-        "/mcp/capabilities",
-        "/healthz",
-        "/readyz",
-        "/metrics",
-        "/openapi.json",
-    }
-    return path if path in known else "other"
+    return path if path in KNOWN_ROUTES else "other"
