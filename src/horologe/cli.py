@@ -139,10 +139,12 @@ def _serve(settings: Any) -> int:
     import anyio
 
     from horologe.clock import SystemClock
+    from horologe.heap import settle_after_startup
     from horologe.server.app import build_server
     from horologe.transports.stdio import serve_stdio
 
     server = build_server(settings, SystemClock())
+    settle_after_startup()
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:

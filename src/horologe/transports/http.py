@@ -170,7 +170,10 @@ def create_app(
 def app_from_environment() -> Starlette:
     """The app for uvicorn workers: settings arrive serialized in the environment from `horologe serve`."""
     from horologe.config import load_settings
+    from horologe.heap import settle_after_startup
 
     raw = os.environ.get(SETTINGS_ENV)
     settings = Settings.model_validate(json.loads(raw)) if raw else load_settings()
-    return create_app(settings)
+    app = create_app(settings)
+    settle_after_startup()  # each worker is its own serving process
+    return app

@@ -39,9 +39,12 @@ def serve_http(settings: Settings) -> None:
         "server_header": False,
     }
     if http.workers == 1:
+        from horologe.heap import settle_after_startup
         from horologe.transports.http import create_app
 
-        uvicorn.run(create_app(settings), **options)
+        app = create_app(settings)
+        settle_after_startup()
+        uvicorn.run(app, **options)
         return
     os.environ[SETTINGS_ENV] = settings.model_dump_json()
     with tempfile.TemporaryDirectory(prefix="horologe-metrics-") as metrics_dir:
