@@ -416,6 +416,18 @@ def test_access_log_is_json_lines_with_request_id_and_no_secrets() -> None:
     assert "secret" not in stderr
 
 
+def test_a_name_that_utf8_cannot_carry_still_gets_its_answer_and_its_log_line() -> None:
+    server = start_http_server()
+    body = b'{"name": "\\ud800tool", "arguments": {}}'  # JSON's escape for a lone surrogate
+    headers = [("Content-Type", "application/json"), ("X-Request-Id", "odd-1")]
+    status, _, raw = send(server, "POST", "/mcp/tools/call", body, headers)
+    assert status == 404 and json.loads(raw)["error"]["code"] == -32602
+    stderr = server.stop()
+    lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+    entry = next(line for line in lines if line.get("request_id") == "odd-1")
+    assert entry["status"] == 404 and entry["name"] == json.loads(body)["name"]
+
+
 def test_sigterm_lets_an_in_flight_request_finish() -> None:
     server = start_http_server()
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)

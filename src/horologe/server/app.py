@@ -10,7 +10,6 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from pydantic import ValidationError
-from pydantic_core import to_json
 
 from horologe import __version__
 from horologe.clock import Clock
@@ -28,6 +27,7 @@ from horologe.i18n.messages import (
 )
 from horologe.i18n.translate import current_tag
 from horologe.i18n.translate import gettext as translated
+from horologe.jsontext import compact_json
 from horologe.server import completion, prompts, resources
 from horologe.server.catalog import TOOLS, TOOLS_BY_NAME
 from horologe.server.errors import arguments_error, internal_errors, invalid_params, localized, tool_error
@@ -177,8 +177,7 @@ class Horologe:
         except TimeError as exc:
             return tool_error(exc)
         return {
-            # pydantic-core writes the same compact UTF-8 JSON as json.dumps, three times faster (every call pays it).
-            "content": [{"type": "text", "text": to_json(result).decode()}],
+            "content": [{"type": "text", "text": compact_json(result)}],
             "structuredContent": result,
             "isError": False,
         }

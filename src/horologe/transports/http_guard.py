@@ -261,12 +261,12 @@ class Timeout:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        task = asyncio.current_task()
+        task, loop = asyncio.current_task(), asyncio.get_running_loop()
         assert task is not None  # uvicorn runs every request in its own task
         cancelling = task.cancelling()
-        deadline = _Deadline(task, asyncio.get_running_loop().time() + self.seconds)
+        deadline = _Deadline(task, loop.time() + self.seconds)
         self._running.add(deadline)
-        self._keep_watch()
+        self._keep_watch(loop)
         try:
             await self.app(scope, receive, tracking_send)
         except asyncio.CancelledError:
@@ -278,8 +278,8 @@ class Timeout:
         finally:
             self._running.discard(deadline)
 
-    def _keep_watch(self) -> None:
-        watchdog, loop = self._watchdog, asyncio.get_running_loop()
+    def _keep_watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        watchdog = self._watchdog
         if watchdog is None or watchdog.done() or watchdog.get_loop() is not loop:
             self._watchdog = loop.create_task(self._watch(loop))
 

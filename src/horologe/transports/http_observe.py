@@ -17,9 +17,9 @@ from typing import Any
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from pydantic_core import to_json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from horologe.jsontext import compact_json
 from horologe.server.catalog import TOOLS_BY_NAME
 from horologe.transports.http_guard import PAYLOAD_KEY, header
 
@@ -209,7 +209,7 @@ class AccessLog:
             if isinstance(name, str):
                 entry["name"] = name[:64]
         # One unbuffered write per line: lines from concurrent requests never interleave, and no flush is needed.
-        os.write(2, to_json(entry) + b"\n")
+        os.write(2, (compact_json(entry) + "\n").encode())
 
 
 def new_request_id() -> str:
