@@ -88,8 +88,7 @@ class Metrics:
             registry=self.registry,
             multiprocess_mode="livesum",
         )
-        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
-        self._http_children: dict[tuple[str, str, int], Any] = {}
+        self._children: dict[tuple[Any, tuple[str, ...]], Any] = {}
         self.rate_limited = Counter(
             "horologe_rate_limited_requests", "Requests refused by rate limiting.", ["route"], registry=self.registry
         )
@@ -111,21 +110,20 @@ class Metrics:
 
     def record(self, method: str, tool: str, outcome: str, seconds: float) -> None:
         """Count one MCP operation and its duration."""
-        key = (method, tool, outcome)
-        children = self._children.get(key)
-        if children is None:
-            # prometheus_client's labels() lookup costs more than the update; the label sets are few and bounded.
-            children = self._children[key] = (self.operations.labels(*key), self.duration.labels(*key))
-        children[0].inc()
-        children[1].observe(seconds)
+        self._child(self.operations, method, tool, outcome).inc()
+        self._child(self.duration, method, tool, outcome).observe(seconds)
 
     def count_http(self, route: str, method: str, status: int) -> None:
         """Count one HTTP request (the route is a bounded label; the HTTP parser only accepts known methods)."""
-        key = (route, method, status)
-        child = self._http_children.get(key)
+        self._child(self.http_requests, route, method, str(status)).inc()
+
+    def _child(self, metric: Any, *labels: str) -> Any:
+        # prometheus_client's labels() lookup costs more than the update; the label sets are few and bounded.
+        key = (metric, labels)
+        child = self._children.get(key)
         if child is None:
-            child = self._http_children[key] = self.http_requests.labels(route, method, str(status))
-        child.inc()
+            child = self._children[key] = metric.labels(*labels)
+        return child
 
     def middleware(self) -> Any:
         """A server middleware that records every MCP request (any transport that uses this server)."""
