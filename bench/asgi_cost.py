@@ -96,20 +96,30 @@ async def call(app: App, request_id: int) -> None:
         raise SystemExit(f"request failed: {sent}")
 
 
-def apps() -> dict[str, App]:
+FLOOR = "SDK floor (low-level Server, trivial tool)"
+HOROLOGE = "horologe"
+HOROLOGE_LOGGING = "horologe, JSON access log on"
+
+
+def build(label: str) -> App:
+    """One app by label: the SDK floor, or horologe with its access log off (default here) or on."""
     from horologe.deferred_imports import defer_package_init
 
     defer_package_init("mcp", "mcp.server")
-    import sdk_floor
+    if label == FLOOR:
+        import sdk_floor
 
+        return sdk_floor.app
     from horologe.config import load_settings
     from horologe.transports.http import create_app
 
-    # Access log off: its line goes to stderr, which a terminal makes expensive; the servers' cost is the point.
-    return {
-        "SDK floor (low-level Server, trivial tool)": sdk_floor.app,
-        "horologe": create_app(load_settings(overrides={"http": {"access_log": False}})),
-    }
+    # Access log off unless asked for: its line goes to stderr, which a terminal makes expensive.
+    return create_app(load_settings(overrides={"http": {"access_log": label == HOROLOGE_LOGGING}}))
+
+
+def apps() -> dict[str, App]:
+    """The SDK floor and horologe (access log off), built side by side."""
+    return {label: build(label) for label in (FLOOR, HOROLOGE)}
 
 
 async def measure(n: int, rounds: int) -> dict[str, list[float]]:
@@ -132,7 +142,7 @@ async def profile(n: int) -> None:
     import cProfile
     import pstats
 
-    app = apps()["horologe"]
+    app = build(HOROLOGE)
     await start(app)
     for request_id in range(300):
         await call(app, request_id)

@@ -19,37 +19,24 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 WARM_UP = 300
 BASE = 200
-APPS = ("SDK floor (low-level Server, trivial tool)", "horologe", "horologe, JSON access log on")
+import asgi_cost  # noqa: E402
 
-
-def build(label: str) -> Any:
-    """One of APPS, and nothing else (another app's objects would make every collection of the heap dearer)."""
-    from horologe.deferred_imports import defer_package_init
-
-    defer_package_init("mcp", "mcp.server")
-    if label == APPS[0]:
-        import sdk_floor
-
-        return sdk_floor.app
-    from horologe.config import load_settings
-    from horologe.transports.http import create_app
-
-    return create_app(load_settings(overrides={"http": {"access_log": label == APPS[2]}}))
+APPS = (asgi_cost.FLOOR, asgi_cost.HOROLOGE, asgi_cost.HOROLOGE_LOGGING)
 
 
 async def serve(label: str, count: int) -> None:
-    """Warm the app up, settle the heap as `horologe serve` does, then answer `count` more requests."""
-    import asgi_cost
+    """Warm the app up, settle the heap as `horologe serve` does, then answer `count` more requests.
 
+    Only the measured app is built: another app's objects would make every collection of the heap dearer.
+    """
     from horologe.heap import settle_after_startup
 
-    app = build(label)
+    app = asgi_cost.build(label)
     await asgi_cost.start(app)
     for request_id in range(WARM_UP):
         await asgi_cost.call(app, request_id)
