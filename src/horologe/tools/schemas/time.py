@@ -77,18 +77,13 @@ class ListTimezonesArgs(Arguments):
 class GetCurrentTimeResult(Result):
     timestamp: str = Field(description="Current time, ISO 8601 with offset.")
     unix: int = Field(description="Unix time in seconds.")
-    unix_ms: int = Field(description="Unix time in milliseconds.")
     timezone: str
     formatted: str | int = Field(description="The time in the requested format.")
-    format: str
     utc_offset: str
-    utc_offset_seconds: int
     abbreviation: str
     dst_active: bool
     day_of_week: str = Field(description="English day name, e.g. 'Sunday'.")
     iso_week: str = Field(description="ISO week date, e.g. '2026-W47-7'.")
-    date: str
-    time: str
 
 
 class OriginalMoment(ZoneMoment):
@@ -153,7 +148,6 @@ class GetTimezoneInfoResult(Result):
     at: str
     local_time: str
     offset: str
-    utc_offset_seconds: int
     standard_offset: str
     dst_offset: str
     dst_active: bool
@@ -163,7 +157,6 @@ class GetTimezoneInfoResult(Result):
     country_codes: list[str]
     countries: list[str]
     comment: str | None
-    coordinates: str | None
     tzdata_version: str
 
 
