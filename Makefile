@@ -14,11 +14,11 @@ $(UV):
 	.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"
 
 $(VENV)/.runtime: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --no-dev --extra fast --compile-bytecode
+	$(UV) sync --frozen --no-dev --extra fast --extra http --compile-bytecode
 	touch $@
 
 $(VENV)/.dev: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --extra fast --compile-bytecode
+	$(UV) sync --frozen --extra fast --extra http --compile-bytecode
 	touch $@ $(VENV)/.runtime
 
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")

@@ -247,11 +247,9 @@ class RateLimitSection(_Section):
     @field_validator("default", "auth_failures")
     @classmethod
     def _default_rate(cls, value: str) -> str:
-        from limits import parse_many  # the rate-limit library loads only when rates are configured
-
         try:
             if value.strip():
-                parse_many(value)
+                _check_rate(value)
         except ValueError:
             raise ValueError(f"{value!r} is not a rate like '600/minute' or '10/second;300/minute'") from None
         return value
@@ -259,11 +257,9 @@ class RateLimitSection(_Section):
     @field_validator("methods", "tools")
     @classmethod
     def _rates(cls, value: dict[str, str]) -> dict[str, str]:
-        from limits import parse_many
-
         for name, rate in value.items():
             try:
-                parse_many(rate)
+                _check_rate(rate)
             except ValueError:
                 raise ValueError(f"{name}: {rate!r} is not a rate like '60/minute' or '10/second;300/minute'") from None
         return value
@@ -285,6 +281,15 @@ class RateLimitSection(_Section):
         if value != "memory://" and (scheme not in ("redis", "rediss") or not urlsplit(value).hostname):
             raise ValueError(f"{value!r}: use memory:// or redis://host:port/db (rediss:// for TLS)")
         return value
+
+
+def _check_rate(rate: str) -> None:
+    """Raise ValueError unless `rate` parses as rates ('10/second;300/minute'); unchecked without the http extra."""
+    try:
+        from limits import parse_many  # the rate-limit library loads only when rates are configured
+    except ImportError:  # a stdio install: rates only matter over HTTP, which names the missing extra first
+        return
+    parse_many(rate)
 
 
 class I18nSection(_Section):
@@ -335,7 +340,7 @@ class StateSection(_Section):
 class LoggingSection(_Section):
     """Logging on stderr (stdout belongs to the protocol)."""
 
-    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("level", mode="before")
     @classmethod
