@@ -317,8 +317,25 @@ class StateSection(_Section):
     )
     local_path: Path | None = Field(default=None, description="The local preferences file (default: user state dir)")
     keys: dict[str, str] = Field(default_factory=dict, repr=False, description="key id -> secret")
+    keys_file: Path | None = Field(
+        default=None, description='A JSON file {"key id": "secret"} read at start (a mounted secret); adds to keys'
+    )
     active_key: str | None = Field(default=None, description="key id new state is signed with (default: the only key)")
     default_max_age_seconds: int = Field(default=34_560_000, ge=60, le=34_560_000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keys_from_file(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not data.get("keys_file"):
+            return data
+        path = Path(data["keys_file"])
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"keys_file {str(path)!r} cannot be read as JSON: {exc}") from None
+        if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
+            raise ValueError(f'keys_file {str(path)!r} must hold a JSON object like {{"k1": "a secret of 32+ chars"}}')
+        return {**data, "keys": {**loaded, **(data.get("keys") or {})}}
 
     @field_validator("keys")
     @classmethod
