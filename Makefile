@@ -7,7 +7,7 @@ UV := .tools/bin/uv
 VENV := .venv
 ARGS ?=
 
-.PHONY: run test check lint format typecheck clean executable executable-check bench bench-http bench-stdio i18n-extract \
+.PHONY: run test check lint format typecheck clean executable executable-check package-check bench bench-http bench-stdio i18n-extract \
 	i18n-update i18n-compile
 
 $(UV):
@@ -25,7 +25,7 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
 	@$(VENV)/bin/horologe serve $(ARGS)
 
-test: $(VENV)/.dev executable-check  ## the whole suite with branch coverage, gated (installs nginx, redis, Node tools)
+test: $(VENV)/.dev executable-check package-check  ## the whole suite with branch coverage, gated (installs nginx, redis, Node tools)
 	scripts/install-test-deps
 	rm -f .coverage .coverage.*
 	$(UV) run --frozen pytest --cov --cov-report=term --cov-fail-under=95
@@ -58,6 +58,9 @@ dist/horologe: $(UV) pyproject.toml uv.lock README.md LICENSE $(shell find src/h
 	$(PEX) -r build/executable/requirements.txt build/executable/horologe-*.whl -c horologe \
 		--venv prepend --sh-boot --compile --python $(PYTHON) -o $@
 	@ls -l $@
+
+package-check: $(UV)  ## build wheel and sdist into dist/; uvx --from the wheel serves stdio, and HTTP with [http]
+	scripts/check-package
 
 executable-check: dist/horologe  ## run the seed's stdio example with dist/horologe from outside the repository
 	@out=$$(cd "$$(mktemp -d)" && echo '$(EXECUTABLE_EXAMPLE)' | $(CURDIR)/dist/horologe) && \
