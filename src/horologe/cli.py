@@ -90,7 +90,9 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--default-timezone", metavar="TZ", help="zone used when a call names none ('local' = this host's zone)"
     )
-    parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
+    parser.add_argument(
+        "--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level (default INFO)"
+    )
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
