@@ -4,7 +4,7 @@ WORKDIR /src
 RUN pip install --no-cache-dir "uv>=0.5,<1"
 COPY pyproject.toml uv.lock README.md ./
 COPY src ./src
-RUN uv export --frozen --no-dev --extra fast --no-emit-project -o requirements.txt \
+RUN uv export --frozen --no-dev --extra fast --extra http --no-emit-project -o requirements.txt \
  && python -m venv /opt/horologe \
  && /opt/horologe/bin/pip install --no-cache-dir -r requirements.txt \
  && /opt/horologe/bin/pip install --no-cache-dir --no-deps .
