@@ -15,7 +15,7 @@ from mcp.server.context import ServerRequestContext
 from pydantic import ValidationError
 
 from horologe.context import RequestContext
-from horologe.core.errors import TimeError
+from horologe.core.errors import OutOfTime, TimeError
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
 from horologe.protocol import completion, prompts, resources
@@ -28,6 +28,7 @@ from horologe.protocol.errors import (
     arguments_error,
     tool_error,
 )
+from horologe.protocol.execution import Executor
 from horologe.protocol.listing import localized_entries, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
@@ -73,11 +74,13 @@ class Handlers:
 
     def __init__(
         self,
+        executor: Executor,
         options: ToolOptions,
         tools: tuple[ToolSpec, ...],
         translate_descriptions: bool = False,
         default_zone: str = "UTC",
     ) -> None:
+        self.executor = executor
         self.options = options
         self.tools = tools
         self.offered: dict[str, ToolSpec] = {spec.name: spec for spec in tools}
@@ -103,7 +106,12 @@ class Handlers:
         progress = PROGRESS_MESSAGES.get(params.name)
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
-        result = run_tool(self.offered, params.name, params.arguments, context, self.options)
+        try:
+            result = await self.executor.run(
+                lambda budgeted: run_tool(self.offered, params.name, params.arguments, budgeted, self.options), context
+            )
+        except OutOfTime as exc:  # the worker did not reach its own check in time
+            result = tool_error(exc, language)
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
