@@ -7,6 +7,7 @@ model can act on; everything else raised here is answered by the pipeline's erro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -15,7 +16,8 @@ from mcp.server.context import ServerRequestContext
 from pydantic import ValidationError
 
 from horologe.context import RequestContext
-from horologe.core.errors import OutOfTime, TimeError
+from horologe.core.errors import OutOfRange, OutOfTime, TimeError
+from horologe.core.messages import N_
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
 from horologe.protocol import completion, prompts, resources
@@ -36,6 +38,7 @@ from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.wire import CONTEXT_REPORT_META
 
 Ctx = ServerRequestContext[Any, Any]
+_OFF_CALENDAR: Final = re.compile(r"out of range|magnitude|too large")
 
 # Tools that report progress when asked (SEP-414 progressToken): (starting, finished, result count field).
 PROGRESS_MESSAGES: Final[dict[str, tuple[str, str, str]]] = {
@@ -66,6 +69,19 @@ def run_tool(
         result = spec.run(arguments, context, options)
     except TimeError as exc:
         return tool_error(exc, context.language)
+    except (OverflowError, ValueError) as exc:
+        # Valid input whose result falls off the calendar (9999-12-31 in a zone east of UTC, a huge duration):
+        # `datetime` says so with these two, wherever in a tool it happens.
+        if not isinstance(exc, OverflowError) and not _OFF_CALENDAR.search(str(exc)):
+            raise
+        error = OutOfRange(
+            N_(
+                "The result would leave years 1-9999, the dates this server can give. Use a date further from "
+                "those limits or a smaller amount."
+            ),
+            details={"years": [1, 9999]},
+        )
+        return tool_error(error, context.language)
     return {"content": [{"type": "text", "text": compact_json(result)}], "structuredContent": result, "isError": False}
 
 
