@@ -53,7 +53,7 @@ surrogates = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
 texts = st.one_of(
     st.text(max_size=20),
     st.builds(lambda a, s, b: a + s + b, st.text(max_size=5), surrogates, st.text(max_size=5)),
-    st.sampled_from(TOOL_NAMES + ["time://now", "time://zone/Europe/Vienna", "time_query_assistant"]),
+    st.sampled_from([*TOOL_NAMES, "time://now", "time://zone/Europe/Vienna", "time_query_assistant"]),
 )
 numbers = st.one_of(
     st.integers(),
