@@ -217,21 +217,21 @@ class InFlight:
         self._drained.set()
 
     def add(self, message: types.JSONRPCMessage) -> None:
-        """Note a request that will be answered."""
+        """Note a request that will be answered, or one the client cancelled (which gets no answer)."""
         if isinstance(message, types.JSONRPCRequest):
             self._ids.add(message.id)
             self._drained = anyio.Event() if self._drained.is_set() else self._drained
-
-    def answered(self, message: types.JSONRPCMessage) -> None:
-        """Note a response leaving, or a request the client cancelled (it gets no answer)."""
-        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
-            self._forget(message.id)
         elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
             cancelled = (message.params or {}).get("requestId")
             if isinstance(cancelled, str | int):
                 self._forget(cancelled)
 
-    def _forget(self, request_id: types.RequestId) -> None:
+    def answered(self, message: types.JSONRPCMessage) -> None:
+        """Note a response leaving."""
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._forget(message.id)
+
+    def _forget(self, request_id: types.RequestId | None) -> None:
         if request_id in self._ids:
             self._ids.discard(request_id)
             if not self._ids:
@@ -274,7 +274,6 @@ async def serve_streams(server: Server[Any], input_fd: int, wire: Wire, drain_ti
                     wire.write(decoded)
                 elif decoded is not None:
                     in_flight.add(decoded)
-                    in_flight.answered(decoded)
                     await read_send.send(SessionMessage(decoded))
             # End of input: requests already read are answered before the server loop is told to stop.
             await in_flight.wait(drain_timeout)

@@ -174,7 +174,7 @@ def test_healthz_answers_while_a_budget_long_call_computes(http_server: RunningS
     heavy = threading.Thread(target=lambda: answers.append(post(http_server, call(1, HEAVY))))
     heavy.start()
     time.sleep(0.3)
-    latencies = []
+    latencies: list[float] = []
     while heavy.is_alive() and len(latencies) < 30:
         connection = http.client.HTTPConnection("127.0.0.1", http_server.port, timeout=10)
         started = time.monotonic()
