@@ -98,6 +98,9 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
         metavar="NAMES",
         help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, memory, default, all",
     )
+    parser.add_argument(
+        "--tool-budget", type=float, metavar="SECONDS", help="most time one tool call may compute (default 5)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,6 +156,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         ("time", "default_timezone"): args.default_timezone,
         ("logging", "level"): args.log_level,
         ("capabilities", "toolsets"): args.toolsets,
+        ("execution", "budget_seconds"): args.tool_budget,
         ("server", "transport"): getattr(args, "transport", None),
         ("server", "host"): getattr(args, "host", None),
         ("server", "port"): getattr(args, "port", None),

@@ -152,6 +152,14 @@ class HttpSection(_Section):
     graceful_shutdown_seconds: float = Field(default=20.0, ge=0, le=600)
 
 
+class ExecutionSection(_Section):
+    """How tool calls run: off the event loop, each under a time budget (a call past it ends in an error)."""
+
+    budget_seconds: float = Field(
+        default=5.0, gt=0, le=600, description="Most wall time one tool call may compute before it is stopped"
+    )
+
+
 class AuthSection(_Section):
     """OAuth 2.1 resource server (HTTP only): bearer tokens checked by JWKS or RFC 7662 introspection."""
 
@@ -379,6 +387,7 @@ class Settings(BaseSettings):
     capabilities: CapabilitiesSection = CapabilitiesSection()
     time: TimeSection = TimeSection()
     http: HttpSection = HttpSection()
+    execution: ExecutionSection = ExecutionSection()
     auth: AuthSection = AuthSection()
     rate_limit: RateLimitSection = RateLimitSection()
     i18n: I18nSection = I18nSection()

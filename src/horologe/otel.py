@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from typing import Any
 
 from opentelemetry import trace
@@ -27,8 +28,13 @@ def install_sdk_from_environment() -> bool:
     except ImportError:
         logger.warning("OTEL_* export is configured but opentelemetry-sdk is not installed; no spans are exported")
         return False
-    exporter: Any = ConsoleSpanExporter()
-    if os.environ.get("OTEL_TRACES_EXPORTER", "otlp") == "otlp":
+    chosen = os.environ.get("OTEL_TRACES_EXPORTER", "otlp").strip().lower()
+    if chosen == "none":
+        return False
+    # stdout belongs to the protocol over stdio (and is restored before exit flushes the last spans): the console
+    # exporter writes to stderr, like our logs.
+    exporter: Any = ConsoleSpanExporter(out=sys.stderr)
+    if chosen == "otlp":
         try:
             from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[import-not-found,unused-ignore]
                 OTLPSpanExporter,

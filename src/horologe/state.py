@@ -31,6 +31,7 @@ import math
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -43,6 +44,8 @@ Capability = Literal["declared", "inferred", "absent", "unknown"]
 
 MAX_ITEM_BYTES: Final = 4096  # name + serialized envelope, the seed's per-item storage minimum
 MAX_ITEMS: Final = 20  # per scope, the seed's per-server minimum
+TOO_MANY: Final = "(too many items)"
+"""The ignored-state report's entry for the items past `MAX_ITEMS`, which are not read."""
 MAX_AGE_SECONDS: Final = 34_560_000  # 400 days, the seed's max-age ceiling
 CLOCK_SKEW_SECONDS: Final = 300
 _MAC_VERSION: Final = "horologe-state/1"
@@ -158,11 +161,10 @@ class StateCodec:
         if not isinstance(raw, Mapping):
             state.ignored["*"] = "malformed: state must be an object of name -> value"
             return
-        for index, (name, envelope) in enumerate(raw.items()):
+        if len(raw) > MAX_ITEMS:  # the report names none of the extra items: it stays as small as the limit
+            state.ignored[TOO_MANY] = f"{len(raw) - MAX_ITEMS} items past the first {MAX_ITEMS} in {scope} scope"
+        for name, envelope in islice(raw.items(), MAX_ITEMS):
             label = _clip(str(name))
-            if index >= MAX_ITEMS:
-                state.ignored[label] = f"too many items (more than {MAX_ITEMS} in {scope} scope)"
-                continue
             if envelope is None:
                 continue  # a deletion the client should have applied; nothing to use
             try:

@@ -24,8 +24,15 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from horologe.core.messages import N_, English, msg
-from horologe.protocol.errors import InvalidRequest, ParseError, RequestError, edge_answer
-from horologe.wire import DEFAULT_ENVELOPE, PROTOCOL_VERSION_META, meta_of, normalize_request
+from horologe.protocol.errors import InternalError, InvalidRequest, ParseError, RequestError, edge_answer
+from horologe.wire import (
+    DEFAULT_ENVELOPE,
+    PROTOCOL_VERSION_META,
+    message_problem,
+    meta_of,
+    normalize_request,
+    readable_id,
+)
 
 logger = logging.getLogger("horologe")
 
@@ -117,8 +124,13 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
         return error_line(ParseError(reason=msg(N_("the line is not valid UTF-8 (byte {byte})."), byte=exc.start)))
     try:
         payload = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        why = English(exc.msg) if isinstance(exc, json.JSONDecodeError) else msg(N_("nested too deeply"))
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            why: object = English(exc.msg)
+        elif isinstance(exc, ValueError):  # an integer longer than Python's limit (4300 digits)
+            why = msg(N_("a number has too many digits"))
+        else:
+            why = msg(N_("nested too deeply"))
         reason = msg(N_("not valid JSON ({why}). Send one JSON-RPC object per line."), why=why)
         return error_line(ParseError(reason=reason))
     if isinstance(payload, list):
@@ -126,8 +138,10 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
         return error_line(InvalidRequest(reason=reason))
     if not isinstance(payload, dict):
         return error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
-    request_id = payload.get("id")
-    request_id = request_id if isinstance(request_id, str | int) and not isinstance(request_id, bool) else None
+    request_id = readable_id(payload)
+    problem = message_problem(payload, text)
+    if problem is not None:
+        return error_line(InvalidRequest(reason=problem), request_id)
     # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state) moves
     # where it keeps it first.
     normalize_request(payload)
@@ -203,15 +217,23 @@ class InFlight:
         self._drained.set()
 
     def add(self, message: types.JSONRPCMessage) -> None:
-        """Note a request that will be answered."""
+        """Note a request that will be answered, or one the client cancelled (which gets no answer)."""
         if isinstance(message, types.JSONRPCRequest):
             self._ids.add(message.id)
             self._drained = anyio.Event() if self._drained.is_set() else self._drained
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            cancelled = (message.params or {}).get("requestId")
+            if isinstance(cancelled, str | int):
+                self._forget(cancelled)
 
     def answered(self, message: types.JSONRPCMessage) -> None:
         """Note a response leaving."""
-        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id in self._ids:
-            self._ids.discard(message.id)
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._forget(message.id)
+
+    def _forget(self, request_id: types.RequestId | None) -> None:
+        if request_id in self._ids:
+            self._ids.discard(request_id)
             if not self._ids:
                 self._drained.set()
 
@@ -233,8 +255,7 @@ async def serve_streams(server: Server[Any], input_fd: int, wire: Wire, drain_ti
     async def write_responses() -> None:
         async with write_receive:
             async for item in write_receive:
-                line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                wire.write(line.encode() + b"\n")
+                wire.write(_encoded(item.message))
                 in_flight.answered(item.message)
 
     async def read_requests() -> None:
@@ -264,6 +285,16 @@ async def serve_streams(server: Server[Any], input_fd: int, wire: Wire, drain_ti
             await server.run(read_receive, write_send, server.create_initialization_options())
     except* WireClosed:
         logger.info("the client closed stdout; stopping")
+
+
+def _encoded(message: types.JSONRPCMessage) -> bytes:
+    """A message as one line; one that cannot be encoded becomes the internal error answer to its request."""
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except (UnicodeEncodeError, ValueError):
+        logger.exception("an answer could not be encoded")
+        request_id = getattr(message, "id", None)
+        return error_line(InternalError(), request_id if isinstance(request_id, str | int) else None)
 
 
 async def read_lines(fd: int) -> Any:

@@ -15,6 +15,8 @@ clients. What no MCP text defines gets a code outside the JSON-RPC reserved rang
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
@@ -32,6 +34,8 @@ from mcp_types import (
     UNSUPPORTED_PROTOCOL_VERSION,
 )
 from mcp_types.version import LATEST_MODERN_VERSION
+
+from horologe.core.messages import N_, Message, msg
 
 __all__ = [
     "ACCEPT_LANGUAGE_META",
@@ -63,9 +67,11 @@ __all__ = [
     "UNAUTHORIZED",
     "UNSUPPORTED_PROTOCOL_VERSION",
     "error_response",
+    "message_problem",
     "meta_of",
     "needs_normalizing",
     "normalize_request",
+    "readable_id",
 ]
 
 # --- `_meta` keys ------------------------------------------------------------------------------------------------
@@ -172,3 +178,60 @@ def normalize_request(message: dict[str, Any]) -> dict[str, Any]:
             if isinstance(extensions, dict):
                 extensions.setdefault(STATE_EXTENSION, {})
     return message
+
+
+# --- Messages no answer could carry -----------------------------------------------------------------------------
+
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def message_problem(message: Mapping[str, Any], raw: str | bytes) -> Message | None:
+    """Why a parsed request cannot be served as sent (`raw` is its JSON text), or None.
+
+    A request's id must be a string or an integer (JSON-RPC 2.0 §4; MCP forbids null): any other id would make it
+    a notification nobody answers. A string holding a lone UTF-16 surrogate (`"\\ud800"`, which only a JSON escape
+    can produce) is not Unicode text: no answer quoting it could be encoded.
+    """
+    if "method" in message and "id" in message and not isinstance(message["id"], str) and readable_id(message) is None:
+        shown = json.dumps(message["id"])
+        return msg(
+            N_("the id must be a string or an integer (got {value})."),
+            value=shown if len(shown) <= 40 else shown[:37] + "...",
+        )
+    escapes = raw.find("\\u") != -1 if isinstance(raw, str) else raw.find(b"\\u") != -1
+    if escapes and _has_lone_surrogate(message):
+        return msg(N_("a string holds a lone UTF-16 surrogate such as \\ud800, which is not text. Send valid Unicode."))
+    return None
+
+
+def readable_id(message: Mapping[str, Any]) -> str | int | None:
+    """The message's id when an answer can carry it (a string of valid Unicode, or an integer), else None."""
+    value = message.get("id")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and not _lone_surrogate(value):
+        return value
+    return None
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if _lone_surrogate(node):
+                return True
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -8,7 +8,9 @@ TimeError
 │   ├── NonexistentLocalTime in a DST gap, with disambiguation="reject"
 │   └── AmbiguousLocalTime   in a DST fold, with disambiguation="reject"
 └── InvalidArgument          any other bad argument (format directive, unit, range)
-    └── InvalidArguments     tool arguments of the wrong type, missing or unknown
+    ├── InvalidArguments     tool arguments of the wrong type, missing or unknown
+    ├── OutOfRange           a result that would leave years 1..9999
+    └── OutOfTime            a call that needed more computation than its budget
 
 The core knows no wire: the JSON-RPC code and HTTP status of each class are in one table at the protocol edge
 (`horologe.protocol.errors`), which also renders the message in the request's language.
@@ -98,3 +100,15 @@ class InvalidArguments(InvalidArgument):
     """Tool arguments that do not match the tool's input schema."""
 
     kind = "invalid_arguments"
+
+
+class OutOfRange(InvalidArgument):
+    """Valid input whose result would leave years 1..9999 (the range every date here can take)."""
+
+    kind = "out_of_range"
+
+
+class OutOfTime(InvalidArgument):
+    """A call that needed more computation than the server allows for one call; the message says what to narrow."""
+
+    kind = "budget_exceeded"

@@ -12,12 +12,14 @@ instant (two gap times) are reported once.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Final, Literal
 
+from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import Disambiguation, LocalResolution, resolve_local
 from horologe.core.messages import N_, English, Message, msg
@@ -30,7 +32,10 @@ MAX_SKIPPED: Final = 200_000
 RRULE_EXAMPLES: Final = ("FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=0", "0 9 * * MON-FRI")
 _PROPERTY = re.compile(r"(?P<name>[A-Z-]+)(?P<params>(?:;[A-Z-]+=[^:;]*)*):(?P<value>.+)", re.IGNORECASE)
 _STAMP = re.compile(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?", re.IGNORECASE)
-_SUB_DAILY: Final = ("HOURLY", "MINUTELY", "SECONDLY")
+_NAIVE: Final = "%Y%m%dT%H%M%S"
+NARROW_RULE: Final = msg(
+    N_("Ask for fewer occurrences, move DTSTART closer to the start, or use a rule that matches more often.")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +70,24 @@ def parse_rule(text: str) -> Rule:
 
 
 def expand(
-    rule: Rule, zone: tzinfo, after: datetime, *, policy: Disambiguation = "compatible", until: datetime | None = None
+    rule: Rule,
+    zone: tzinfo,
+    after: datetime,
+    *,
+    policy: Disambiguation = "compatible",
+    until: datetime | None = None,
+    budget: Budget = UNLIMITED,
 ) -> Iterator[Occurrence]:
-    """Occurrences at or after the aware instant `after` (and not after `until`), oldest first."""
+    """Occurrences at or after the aware instant `after` (and not after `until`), oldest first.
+
+    Every wall time the rules produce (kept, excluded or skipped) is one step of `budget`.
+    """
     after_wall = after.astimezone(zone).replace(tzinfo=None, fold=0)
-    walls = _cron_walls(rule.text, after_wall) if rule.kind == "cron" else _rrule_walls(rule, zone, after_wall)
+    cron = rule.kind == "cron"
+    walls = _cron_walls(rule.text, after_wall) if cron else _rrule_walls(rule, zone, after_wall, budget)
     previous: datetime | None = None
     for wall in walls:
+        budget.spend(NARROW_RULE)
         resolution = resolve_local(wall, zone, policy)
         instant = resolution.instant
         if instant < after or (previous is not None and instant == previous):
@@ -82,23 +98,27 @@ def expand(
         yield Occurrence(wall, resolution)
 
 
-def _rrule_walls(rule: Rule, zone: tzinfo, after_wall: datetime) -> Iterator[datetime]:
-    from dateutil.rrule import rrulestr
-
+def _rrule_walls(rule: Rule, zone: tzinfo, after_wall: datetime, budget: Budget) -> Iterator[datetime]:
     # RFC 5545 takes unset BYHOUR/BYMINUTE/BYSECOND (and the weekday, the day) from DTSTART; without one, the
     # series starts at midnight of the listing's first day, never at the clock's minutes and seconds.
     start = rule.dtstart or after_wall.replace(hour=0, minute=0, second=0, microsecond=0)
-    lines = [_wall_line(line, zone) for line in _content_lines(rule.text) if not line.upper().startswith("DTSTART")]
-    body = "\n".join(lines)
-    try:
-        ruleset = rrulestr(body, dtstart=start, forceset=True, ignoretz=True)
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
-        reason = msg(N_("it is not a valid RFC 5545 rule ({detail})"), detail=English(str(exc) or type(exc).__name__))
-        raise _bad_rule(rule.text, reason) from None
-    _check_feasible(body, start)
+    included: list[Iterator[datetime]] = []
+    excluded: list[Iterator[datetime]] = []
+    for line in _content_lines(rule.text):
+        if line.upper().startswith("DTSTART"):
+            continue
+        name, _, value = _wall_line(line, zone).partition(":")
+        if name in ("RRULE", "EXRULE"):
+            walls = _rule_walls(line, value, start, budget)
+        else:
+            walls = iter(sorted(datetime.strptime(stamp, _NAIVE) for stamp in value.split(",")))
+        (included if name in ("RRULE", "RDATE") else excluded).append(walls)
+    # The set is merged here rather than by dateutil's rruleset, whose exclusion loop runs without yielding (an
+    # EXRULE equal to the RRULE would spin to year 9999 out of the budget's reach).
+    walls = _without(heapq.merge(*included), heapq.merge(*excluded))
     # The set cannot start from `after`: skip from DTSTART, within a bound so a far DTSTART cannot hang us.
     skipped = 0
-    for wall in ruleset:
+    for wall in walls:
         if wall >= after_wall - timedelta(days=2):
             yield wall
             continue
@@ -115,20 +135,113 @@ def _rrule_walls(rule: Rule, zone: tzinfo, after_wall: datetime) -> Iterator[dat
             )
 
 
-def _check_feasible(body: str, start: datetime) -> None:
-    """Refuse sub-daily rules whose date filters never match: dateutil would search to year 9999 (seconds)."""
+def _rule_walls(line: str, value: str, start: datetime, budget: Budget) -> Iterator[datetime]:
+    """The wall times of one RRULE or EXRULE, each a step of the budget; a rule dateutil cannot expand is refused."""
     from dateutil.rrule import rrulestr
 
-    for line in body.splitlines():
-        if not line.upper().startswith("RRULE:"):
+    parts = _rule_parts(value)
+    _check_feasible(line, parts, start)
+    try:
+        expanded = iter(rrulestr(_bounded(value, parts), dtstart=start, ignoretz=True))
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
+        reason = msg(N_("it is not a valid RFC 5545 rule ({detail})"), detail=English(str(exc) or type(exc).__name__))
+        raise _bad_rule(line, reason) from None
+    while True:
+        budget.spend(NARROW_RULE)
+        try:
+            wall = next(expanded)
+        except StopIteration:
+            return
+        except (ValueError, OverflowError):
+            return  # dateutil steps past year 9999 while looking for the next match: the series ends there
+        yield wall
+
+
+def _without(walls: Iterator[datetime], exclusions: Iterator[datetime]) -> Iterator[datetime]:
+    """Merged wall times, once each, minus those the exclusions (sorted too) name."""
+    excluded = next(exclusions, None)
+    previous: datetime | None = None
+    for wall in walls:
+        if wall == previous:
             continue
-        parts = dict(p.split("=", 1) for p in line[6:].upper().split(";") if "=" in p)
-        if parts.get("FREQ") not in (*_SUB_DAILY, "DAILY") or not parts.keys() & {"BYMONTH", "BYMONTHDAY", "BYYEARDAY"}:
-            continue
-        days = {k: v for k, v in parts.items() if k in ("BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYDAY")}
-        probe = ";".join(["FREQ=YEARLY", *(f"{k}={v}" for k, v in days.items())])
-        if next(iter(rrulestr(probe, dtstart=start.replace(hour=0, minute=0, second=0))), None) is None:
-            raise _bad_rule(line, msg(N_("its BYMONTH/BYMONTHDAY/BYYEARDAY parts never match a real date")))
+        previous = wall
+        while excluded is not None and excluded < wall:
+            excluded = next(exclusions, None)
+        if excluded != wall:
+            yield wall
+
+
+def _rule_parts(value: str) -> dict[str, str]:
+    return {k.upper(): v.upper() for k, _, v in (p.partition("=") for p in value.split(";")) if v}
+
+
+def _bounded(value: str, parts: dict[str, str]) -> str:
+    """A DAILY rule with date filters as the YEARLY rule with the same occurrences, which dateutil scans a year at a
+    time instead of a day at a time (a rare date such as a 29 February that is a Monday would take seconds)."""
+    if parts.get("FREQ") != "DAILY" or parts.get("INTERVAL", "1") != "1" or "BYSETPOS" in parts:
+        return value
+    if not parts.keys() & {"BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO"}:
+        return value
+    rewritten = {**parts, "FREQ": "YEARLY"}
+    if not parts.keys() & {"BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYDAY"}:
+        # YEARLY;BYMONTH alone means DTSTART's day of those months; DAILY means every day of them.
+        rewritten["BYMONTHDAY"] = ",".join(str(day) for day in range(1, 32))
+    return ";".join(f"{key}={val}" for key, val in rewritten.items())
+
+
+def _check_feasible(line: str, parts: dict[str, str], start: datetime) -> None:
+    """Refuse rules that can never produce an occurrence: dateutil would search to year 9999 without yielding."""
+    from dateutil.rrule import rrulestr
+
+    frequency = parts.get("FREQ", "")
+    positions = [int(p) for p in parts.get("BYSETPOS", "").split(",") if re.fullmatch(r"[+-]?\d+", p)]
+    most = _most_per_period(frequency, parts)
+    if positions and most is not None and min(abs(p) for p in positions) > most:
+        reason = msg(
+            N_("BYSETPOS asks for position {position} in a period that holds at most {most} candidates"),
+            position=min(abs(p) for p in positions),
+            most=most,
+        )
+        raise _bad_rule(line, reason)
+    days = {k: v for k, v in parts.items() if k in ("BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO")}
+    if not days:
+        return
+    weekdays = parts.get("BYDAY", "")
+    if weekdays and (frequency == "YEARLY" or not re.search(r"\d", weekdays)):
+        days["BYDAY"] = weekdays
+    probe = ";".join(["FREQ=YEARLY", *(f"{k}={v}" for k, v in days.items())])
+    # Dates and weekdays repeat every 400 years: probing the last such span before 9999 (same leap and weekday
+    # pattern as DTSTART's year) answers for every year, in a few hundred yearly steps instead of thousands.
+    year = start.year + 400 * ((9599 - start.year) // 400)
+    try:
+        found = next(iter(rrulestr(probe, dtstart=start.replace(year=year, hour=0, minute=0, second=0))), None)
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):
+        return  # the rule itself is refused with dateutil's reason when it is built
+    if found is None:
+        raise _bad_rule(line, msg(N_("its BYMONTH/BYMONTHDAY/BYYEARDAY parts never match a real date")))
+
+
+def _most_per_period(frequency: str, parts: dict[str, str]) -> int | None:
+    """An upper bound on the candidates one period of the rule holds (what BYSETPOS may index), if known."""
+
+    def count(name: str) -> int:
+        return len([p for p in parts.get(name, "").split(",") if p]) or 1
+
+    times = {"SECONDLY": 1, "MINUTELY": count("BYSECOND"), "HOURLY": count("BYMINUTE") * count("BYSECOND")}
+    if frequency in times:
+        return times[frequency]
+    per_day = count("BYHOUR") * count("BYMINUTE") * count("BYSECOND")
+    weekdays = count("BYDAY") if "BYDAY" in parts and not re.search(r"\d", parts["BYDAY"]) else None
+    bounds = {"DAILY": [1], "WEEKLY": [7], "MONTHLY": [31], "YEARLY": [366]}.get(frequency)
+    if bounds is None:
+        return None
+    if weekdays is not None:
+        bounds.append({"DAILY": 1, "WEEKLY": weekdays, "MONTHLY": 5 * weekdays, "YEARLY": 53 * weekdays}[frequency])
+    if "BYMONTHDAY" in parts and frequency in ("MONTHLY", "YEARLY"):
+        bounds.append(count("BYMONTHDAY") * (12 if frequency == "YEARLY" else 1))
+    if "BYYEARDAY" in parts and frequency == "YEARLY":
+        bounds.append(count("BYYEARDAY"))
+    return min(bounds) * per_day
 
 
 def _cron_walls(expression: str, after_wall: datetime) -> Iterator[datetime]:

@@ -12,7 +12,7 @@ from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse
 from horologe.http.request import FACTS_KEY, read_facts
 from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError
-from horologe.wire import needs_normalizing, normalize_request
+from horologe.wire import message_problem, needs_normalizing, normalize_request, readable_id
 
 JSON_BODY_PATHS = ("/mcp",)
 
@@ -48,6 +48,10 @@ class BodyGuard:
         brackets = body.count(b"{") + body.count(b"[")
         if brackets > self.max_depth and _depth(payload, self.max_depth) > self.max_depth:
             await refuse(send, InvalidRequest(reason=msg(N_("JSON nested deeper than {depth}."), depth=self.max_depth)))
+            return
+        problem = message_problem(payload, body) if isinstance(payload, dict) else None
+        if problem is not None:
+            await refuse(send, InvalidRequest(reason=problem), readable_id(payload))
             return
         if isinstance(payload, dict) and needs_normalizing(payload):
             # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state)

@@ -61,6 +61,8 @@ from horologe.wire import (
 
 logger = logging.getLogger("horologe")
 
+MAX_PROBLEMS: Final = 10
+"""At most this many problems are listed in one answer (then "and N more"): an answer stays small."""
 SUGGESTIONS: Final = N_("Suggestions: {suggestions}.")
 DID_YOU_MEAN: Final = N_("Did you mean {candidates}?")
 
@@ -380,8 +382,9 @@ def arguments_error(tool: str, exc: ValidationError, accepted: Sequence[str]) ->
     marks them, so the answer reports English as the language of that text).
     """
     problems = []
-    for item in exc.errors(include_url=False):
-        name = ".".join(str(part) for part in item["loc"]) or "arguments"
+    found = exc.errors(include_url=False)
+    for item in found[:MAX_PROBLEMS]:
+        name = ".".join(str(part) for part in item["loc"])[:100] or "arguments"
         if item["type"] == "extra_forbidden":
             problems.append(msg(N_("unknown argument {name}"), name=repr(name)))
         elif item["type"] == "missing":
@@ -389,6 +392,8 @@ def arguments_error(tool: str, exc: ValidationError, accepted: Sequence[str]) ->
         else:
             reason = English(str(item["msg"]))
             problems.append(msg(N_("{name}: {reason} (got {value})"), name=name, reason=reason, value=_preview(item)))
+    if len(found) > MAX_PROBLEMS:
+        problems.append(msg(N_("and {count} more"), count=len(found) - MAX_PROBLEMS))
     listed = problems[0] if len(problems) == 1 else joined(problems)
     return InvalidArguments(
         N_("Invalid arguments for {tool}: {problems}. Accepted arguments: {accepted}."),

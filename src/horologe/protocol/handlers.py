@@ -7,6 +7,7 @@ model can act on; everything else raised here is answered by the pipeline's erro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -15,7 +16,8 @@ from mcp.server.context import ServerRequestContext
 from pydantic import ValidationError
 
 from horologe.context import RequestContext
-from horologe.core.errors import TimeError
+from horologe.core.errors import OutOfRange, OutOfTime, TimeError
+from horologe.core.messages import N_
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
 from horologe.protocol import completion, prompts, resources
@@ -28,6 +30,7 @@ from horologe.protocol.errors import (
     arguments_error,
     tool_error,
 )
+from horologe.protocol.execution import Executor
 from horologe.protocol.listing import localized_entries, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
@@ -35,6 +38,7 @@ from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.wire import CONTEXT_REPORT_META
 
 Ctx = ServerRequestContext[Any, Any]
+_OFF_CALENDAR: Final = re.compile(r"out of range|magnitude|too large")
 
 # Tools that report progress when asked (SEP-414 progressToken): (starting, finished, result count field).
 PROGRESS_MESSAGES: Final[dict[str, tuple[str, str, str]]] = {
@@ -65,6 +69,19 @@ def run_tool(
         result = spec.run(arguments, context, options)
     except TimeError as exc:
         return tool_error(exc, context.language)
+    except (OverflowError, ValueError) as exc:
+        # Valid input whose result falls off the calendar (9999-12-31 in a zone east of UTC, a huge duration):
+        # `datetime` says so with these two, wherever in a tool it happens.
+        if not isinstance(exc, OverflowError) and not _OFF_CALENDAR.search(str(exc)):
+            raise
+        error = OutOfRange(
+            N_(
+                "The result would leave years 1-9999, the dates this server can give. Use a date further from "
+                "those limits or a smaller amount."
+            ),
+            details={"years": [1, 9999]},
+        )
+        return tool_error(error, context.language)
     return {"content": [{"type": "text", "text": compact_json(result)}], "structuredContent": result, "isError": False}
 
 
@@ -73,11 +90,13 @@ class Handlers:
 
     def __init__(
         self,
+        executor: Executor,
         options: ToolOptions,
         tools: tuple[ToolSpec, ...],
         translate_descriptions: bool = False,
         default_zone: str = "UTC",
     ) -> None:
+        self.executor = executor
         self.options = options
         self.tools = tools
         self.offered: dict[str, ToolSpec] = {spec.name: spec for spec in tools}
@@ -103,7 +122,12 @@ class Handlers:
         progress = PROGRESS_MESSAGES.get(params.name)
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
-        result = run_tool(self.offered, params.name, params.arguments, context, self.options)
+        try:
+            result = await self.executor.run(
+                lambda budgeted: run_tool(self.offered, params.name, params.arguments, budgeted, self.options), context
+            )
+        except OutOfTime as exc:  # the worker did not reach its own check in time
+            result = tool_error(exc, language)
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))

@@ -15,6 +15,7 @@ from horologe.i18n.messages import SERVER_TITLE
 from horologe.localzone import host_zone_name, preferences_path
 from horologe.memory import LocalMemories
 from horologe.protocol.context import ContextBuilder
+from horologe.protocol.execution import Executor
 from horologe.protocol.handlers import Handlers
 from horologe.protocol.pipeline import ContextStage, error_stage
 from horologe.protocol.state import StateReader
@@ -53,6 +54,7 @@ def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any
     transport = settings.server.transport
     default_zone = default_zone_from(settings)
     handlers = Handlers(
+        Executor(settings.execution.budget_seconds),
         ToolOptions(settings.time.supported_formats, settings.time.precision),
         selected_tools(settings.capabilities.toolsets, transport),
         settings.i18n.translate_descriptions,

@@ -220,7 +220,11 @@ def next_occurrences(args: s.NextOccurrencesArgs, ctx: RequestContext, options: 
     zone = shown or event
     start = ctx.now if args.start_time is None else instant_of(args.start_time, zone, ctx).instant
     until = None if args.end_time is None else instant_of(args.end_time, zone, ctx).instant
-    found = list(islice(expand(rule, event.tz, start, policy=args.disambiguation, until=until), args.count + 1))
+    found = list(
+        islice(
+            expand(rule, event.tz, start, policy=args.disambiguation, until=until, budget=ctx.budget), args.count + 1
+        )
+    )
     listed = [_occurrence(item.wall, item.resolution, zone) for item in found[: args.count]]
     return {
         "kind": rule.kind,

@@ -1,0 +1,208 @@
+"""Hostile input against real processes: what must not crash, freeze or corrupt a running server (issue 17).
+
+Over stdio: lone surrogates and over-long integers are answered and the process keeps serving; ids that are not
+strings or integers get -32600 with id null; a call stuck at its budget does not delay other requests, its
+cancellation lets the process end at once, and it ends in a clear error; stdout carries only protocol messages
+with the console span exporter on. Over HTTP: /healthz answers while a budget-long call computes; invalid ids
+get -32600 with id null.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, Final
+
+import pytest
+
+from tests.e2e.conftest import RunningServer, start_http_server
+
+pytestmark = [pytest.mark.e2e]
+SERVE: Final = [sys.executable, "-m", "horologe", "serve", "--toolsets", "all", "--tool-budget", "2"]
+HEAVY: Final = {"name": "next_occurrences", "arguments": {"rule": "RRULE:FREQ=SECONDLY\nEXRULE:FREQ=SECONDLY"}}
+QUICK: Final = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
+
+
+class StdioServer:
+    """A `horologe serve` process spoken to line by line."""
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(
+            SERVE,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **(env or {})},
+        )
+
+    def send(self, message: dict[str, Any] | bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(message if isinstance(message, bytes) else json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line, "the server closed stdout"
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def finish(self, timeout: float = 20) -> tuple[int, bytes, bytes]:
+        """Close stdin; the exit code, the rest of stdout and stderr."""
+        out, err = self.process.communicate(timeout=timeout)
+        return self.process.returncode, out, err
+
+
+@pytest.fixture
+def stdio() -> Iterator[StdioServer]:
+    server = StdioServer()
+    yield server
+    if server.process.poll() is None:
+        server.process.kill()
+        server.process.communicate()
+
+
+def call(request_id: int | str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"jsonrpc":"2.0","id":"\\ud800","method":"tools/list"}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/\\ud800"}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get\\udfff","arguments":{}}}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_current_time","arguments":{},'
+        b'"_meta":{"progressToken":"\\ud800"}}}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"time_query_assistant",'
+        b'"arguments":{"question":"\\ud800"}}}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"time://zone/\\ud800"}}\n',
+        b'{"jsonrpc":"2.0","id":' + b"9" * 4301 + b',"method":"ping"}\n',
+    ],
+    ids=["id", "method", "tool-name", "progress-token", "prompt-argument", "resource-uri", "4301-digit-integer"],
+)
+def test_a_line_that_cannot_be_answered_as_sent_is_refused_and_the_process_keeps_serving(
+    stdio: StdioServer, line: bytes
+) -> None:
+    stdio.send(line)
+    refused = stdio.answer()
+    assert refused["error"]["code"] in (-32700, -32600)
+    assert refused["id"] in (None, 1)
+    stdio.send(call(2, QUICK))
+    assert stdio.answer()["result"]["isError"] is False
+    code, rest, _ = stdio.finish()
+    assert code == 0 and rest == b""
+
+
+@pytest.mark.parametrize("request_id", [1.5, None, True, {}, []], ids=["float", "null", "true", "object", "array"])
+def test_an_id_that_is_not_a_string_or_an_integer_gets_invalid_request_with_id_null(
+    stdio: StdioServer, request_id: Any
+) -> None:
+    stdio.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"})
+    refused = stdio.answer()
+    assert refused["id"] is None and refused["error"]["code"] == -32600
+    assert "id must be a string or an integer" in refused["error"]["message"]
+
+
+def test_a_call_at_its_budget_delays_no_other_request_and_ends_in_a_clear_error(stdio: StdioServer) -> None:
+    stdio.send(call(0, QUICK))
+    stdio.answer()  # started and warm
+    started = time.monotonic()
+    stdio.send(call("heavy", HEAVY))
+    time.sleep(0.3)
+    stdio.send(call("quick", QUICK))
+    quick = stdio.answer()
+    assert quick["id"] == "quick" and time.monotonic() - started < 1.5
+    heavy = stdio.answer()
+    elapsed = time.monotonic() - started
+    assert heavy["id"] == "heavy" and heavy["result"]["isError"] is True
+    error = heavy["result"]["_meta"]["dev.horologe/error"]
+    assert error["kind"] == "budget_exceeded" and error["code"] == -32602
+    assert "Ask for fewer occurrences" in error["message"]
+    assert 1.9 < elapsed < 4
+
+
+def test_a_cancelled_call_gets_no_answer_and_does_not_hold_the_exit(stdio: StdioServer) -> None:
+    stdio.send(call(0, QUICK))
+    stdio.answer()
+    stdio.send(call(1, HEAVY))
+    time.sleep(0.3)
+    stdio.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    stdio.send(call(2, QUICK))
+    assert stdio.answer()["id"] == 2
+    started = time.monotonic()
+    code, rest, _ = stdio.finish()
+    assert code == 0 and rest == b"" and time.monotonic() - started < 5
+
+
+def test_stdout_carries_only_protocol_messages_with_the_console_span_exporter() -> None:
+    server = StdioServer(env={"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "horologe-test"})
+    server.send(call(1, QUICK))
+    code, out, err = server.finish()
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["id"] == 1
+    assert b'"name": "tools/call get_current_time"' in err  # the spans went to stderr
+
+
+@pytest.fixture(scope="module")
+def http_server() -> Iterator[RunningServer]:
+    server = start_http_server(["--toolsets", "all", "--tool-budget", "2"], env={"DEFAULT_TIMEZONE": "UTC"})
+    yield server
+    server.stop()
+
+
+def post(server: RunningServer, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        connection.request("POST", "/mcp", json.dumps(body), headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_healthz_answers_while_a_budget_long_call_computes(http_server: RunningServer) -> None:
+    answers: list[tuple[int, dict[str, Any]]] = []
+    heavy = threading.Thread(target=lambda: answers.append(post(http_server, call(1, HEAVY))))
+    heavy.start()
+    time.sleep(0.3)
+    latencies: list[float] = []
+    while heavy.is_alive() and len(latencies) < 30:
+        connection = http.client.HTTPConnection("127.0.0.1", http_server.port, timeout=10)
+        started = time.monotonic()
+        connection.request("GET", "/healthz")
+        assert connection.getresponse().status == 200
+        latencies.append(time.monotonic() - started)
+        connection.close()
+        time.sleep(0.03)
+    heavy.join(10)
+    assert len(latencies) >= 10 and max(latencies) < 0.5, latencies
+    [(status, body)] = answers
+    assert status == 200 and body["result"]["_meta"]["dev.horologe/error"]["kind"] == "budget_exceeded"
+
+
+@pytest.mark.parametrize("request_id", [1.5, None, True, {}], ids=["float", "null", "true", "object"])
+def test_an_invalid_id_over_http_gets_invalid_request_with_id_null(http_server: RunningServer, request_id: Any) -> None:
+    status, body = post(http_server, {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": QUICK})
+    assert status == 400 and body["id"] is None and body["error"]["code"] == -32600
+
+
+def test_a_lone_surrogate_over_rest_is_a_400_not_a_500(http_server: RunningServer) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", http_server.port, timeout=30)
+    for path, body in [
+        ("/mcp/resources/read", b'{"uri":"time://zone/\\ud800"}'),
+        ("/mcp/prompts/get", b'{"name":"time_query_assistant","arguments":{"question":"\\ud800"}}'),
+    ]:
+        connection.request("POST", path, body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+        assert response.status == 400 and answer["error"]["code"] == -32600, answer
+    connection.close()
