@@ -24,8 +24,14 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from horologe.core.messages import N_, English, msg
-from horologe.protocol.errors import InvalidRequest, ParseError, RequestError, edge_answer
-from horologe.wire import DEFAULT_ENVELOPE, PROTOCOL_VERSION_META, meta_of, normalize_request
+from horologe.protocol.errors import (
+    InvalidRequest,
+    ParseError,
+    RequestError,
+    edge_answer,
+    unsupported_version_error,
+)
+from horologe.wire import DEFAULT_ENVELOPE, PROTOCOL_VERSION_META, meta_of, normalize_request, unsupported_version
 
 logger = logging.getLogger("horologe")
 
@@ -131,6 +137,9 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state) moves
     # where it keeps it first.
     normalize_request(payload)
+    requested = unsupported_version(payload) if "id" in payload else None
+    if requested is not None:
+        return error_line(unsupported_version_error(requested), request_id)
     if envelopes is not None:
         envelopes.complete(payload)
     try:

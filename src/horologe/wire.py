@@ -31,7 +31,7 @@ from mcp_types import (
     SERVER_INFO_META_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
-from mcp_types.version import LATEST_MODERN_VERSION
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 
 __all__ = [
     "ACCEPT_LANGUAGE_META",
@@ -59,13 +59,16 @@ __all__ = [
     "STATE_KEYS",
     "STATE_KEY_SPELLINGS",
     "STATE_REPORT_META",
+    "SUPPORTED_VERSIONS",
     "TOP_LEVEL_CLIENT_CONTEXT",
     "UNAUTHORIZED",
     "UNSUPPORTED_PROTOCOL_VERSION",
+    "envelope_version",
     "error_response",
     "meta_of",
     "needs_normalizing",
     "normalize_request",
+    "unsupported_version",
 ]
 
 # --- `_meta` keys ------------------------------------------------------------------------------------------------
@@ -105,6 +108,10 @@ DEFAULT_ENVELOPE: Final[Mapping[str, Any]] = MappingProxyType(
 )
 """The 2026-07-28 envelope of a request that sent none (the newest revision, no client capabilities)."""
 
+SUPPORTED_VERSIONS: Final = KNOWN_PROTOCOL_VERSIONS
+"""Every revision horologe speaks: 2024-11-05 … 2025-11-25 through `initialize`, 2026-07-28 per request. Both
+`server/discover`'s `supportedVersions` and -32022's `data.supported` list all of them."""
+
 # --- JSON-RPC codes ----------------------------------------------------------------------------------------------
 
 INVALID_TIMEZONE: Final = -32000
@@ -133,6 +140,30 @@ def meta_of(params: object) -> Mapping[str, Any] | None:
     """The `_meta` object of raw request params, when there is one."""
     meta = params.get("_meta") if isinstance(params, Mapping) else None
     return meta if isinstance(meta, Mapping) else None
+
+
+def envelope_version(message: object) -> tuple[bool, Any]:
+    """Whether a request carries the 2026-07-28 envelope (its `_meta` names a protocol version), and that version.
+
+    The key alone decides the era, as the SDK's router has it: a half-built envelope is still a 2026-07-28 request.
+    """
+    meta = meta_of(message.get("params")) if isinstance(message, Mapping) else None
+    if meta is None or PROTOCOL_VERSION_META not in meta:
+        return False, None
+    return True, meta[PROTOCOL_VERSION_META]
+
+
+def unsupported_version(message: object, header: str | None = None) -> str | None:
+    """The protocol version a request names that horologe does not speak, or None.
+
+    The `MCP-Protocol-Version` header when it names no revision we know; else an envelope's version that is not a
+    per-request revision (the handshake revisions are reached through `initialize`, never in an envelope)."""
+    if header is not None and header not in SUPPORTED_VERSIONS:
+        return header
+    enveloped, version = envelope_version(message)
+    if enveloped and isinstance(version, str) and version not in MODERN_PROTOCOL_VERSIONS:
+        return version
+    return None
 
 
 def needs_normalizing(message: dict[str, Any]) -> bool:

@@ -50,3 +50,52 @@ async def test_whitespace_inside_a_header_value_still_disagrees(raw_post: RawPos
     ]
     answer = await raw_post(headers, modern("tools/call", {"name": "get_current_time", "arguments": {}}))
     assert answer.status == 400 and answer.json()["error"]["code"] == -32020
+
+
+def routed(version: bytes | None, method: bytes = b"tools/list") -> list[tuple[bytes, bytes]]:
+    """The base headers with `Mcp-Method` and, unless None, `MCP-Protocol-Version`."""
+    version_line = [(b"mcp-protocol-version", version)] if version is not None else []
+    return [*BASE_HEADERS, *version_line, (b"mcp-method", method)]
+
+
+@pytest.mark.parametrize("version", [b"2025-11-25", b"2025-03-26", None])
+async def test_a_2026_envelope_under_a_2025_header_or_none_is_refused(raw_post: RawPost, version: bytes | None) -> None:
+    answer = await raw_post(routed(version), modern("tools/list", request_id=9))
+    body = answer.json()
+    assert answer.status == 400 and body["id"] == 9 and body["error"]["code"] == -32020
+    assert "MCP-Protocol-Version" in body["error"]["message"] and MODERN in body["error"]["message"]
+    assert body["error"]["data"]["mismatch"]["header"] == "MCP-Protocol-Version"
+
+
+async def test_a_2025_request_under_its_header_or_none_is_still_served(raw_post: RawPost) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    for version in (b"2025-11-25", None):
+        answer = await raw_post(routed(version), body)
+        assert answer.status == 200 and "tools" in answer.json()["result"]
+
+
+ALL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN]
+
+
+@pytest.mark.parametrize(
+    ("header", "envelope"), [(b"2099-01-01", MODERN), (b"2099-01-01", "2099-01-01"), (b"2025-13-01", None)]
+)
+async def test_an_unknown_version_is_refused_naming_every_version_spoken(
+    raw_post: RawPost, header: bytes, envelope: str | None
+) -> None:
+    if envelope is None:
+        body = json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}).encode()
+    else:
+        meta = {**ENVELOPE, "io.modelcontextprotocol/protocolVersion": envelope}
+        body = json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta}}).encode()
+    answer = await raw_post(routed(header), body)
+    error = answer.json()["error"]
+    assert answer.status == 400 and error["code"] == -32022
+    assert error["data"] == {"supported": ALL_VERSIONS, "requested": header.decode()}
+    assert "2024-11-05" in error["message"]
+
+
+async def test_discover_lists_every_version_spoken(raw_post: RawPost) -> None:
+    answer = await raw_post(routed(MODERN.encode(), b"server/discover"), modern("server/discover"))
+    assert answer.status == 200, answer.body
+    assert answer.json()["result"]["supportedVersions"] == ALL_VERSIONS

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mcp.server.context import ServerMiddleware
+import mcp_types as types
+from mcp.server.context import ServerMiddleware, ServerRequestContext
 from mcp.server.lowlevel.server import Server
 
 from horologe import __version__
@@ -21,6 +22,7 @@ from horologe.protocol.state import StateReader
 from horologe.protocol.tracing import tracing_stage
 from horologe.tools.registry import selected_tools
 from horologe.tools.spec import ToolOptions
+from horologe.wire import SUPPORTED_VERSIONS
 
 INSTRUCTIONS: Final = """\
 horologe gives exact times: never guess the date, the time or an offset; call a tool.
@@ -79,10 +81,25 @@ def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any
         get_tool_input_schema=handlers.input_schema,
         **registered,
     )
+    server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
     state = StateReader.from_settings(settings) if settings.state.enabled else None
     builder = ContextBuilder(clock, default_zone, settings.i18n.default_language, state, local_memories(settings))
     server.middleware = pipeline([*stages, ContextStage(builder, state), error_stage])
     return server
+
+
+def discover_handler(server: Server[Any]) -> Any:
+    """`server/discover` as the SDK answers it, but `supportedVersions` lists every revision horologe speaks (the
+    SDK's lists only the per-request ones; the handshake revisions are served through `initialize`)."""
+
+    async def discover(ctx: ServerRequestContext[Any, Any], params: types.RequestParams) -> types.DiscoverResult:
+        return types.DiscoverResult(
+            supported_versions=list(SUPPORTED_VERSIONS),
+            capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+            instructions=server.instructions,
+        )
+
+    return discover
 
 
 def pipeline(stages: list[ServerMiddleware[Any]]) -> list[ServerMiddleware[Any]]:

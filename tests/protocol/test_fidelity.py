@@ -1,0 +1,135 @@
+"""Protocol fidelity in both eras, over the stdio edge with exact request lines (issue 19)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from mcp.server.lowlevel.server import Server
+
+from horologe.wire import ACCEPT_LANGUAGE_META, CONTENT_LANGUAGE_META
+from tests.stdio_pipe import exchange_lines
+
+pytestmark = pytest.mark.anyio
+MODERN = "2026-07-28"
+ERAS = ["2025-11-25", MODERN]
+
+
+def line(request_id: int, method: str, params: dict[str, Any] | None = None, era: str = MODERN) -> bytes:
+    """One request line; a 2026-07-28 one carries the envelope (and any `_meta` given in params)."""
+    params = dict(params or {})
+    if era == MODERN:
+        params["_meta"] = {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+            **params.get("_meta", {}),
+        }
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).encode()
+
+
+def opening(era: str) -> list[bytes]:
+    """The lines that open a connection in an era (the handshake, or nothing)."""
+    if era == MODERN:
+        return []
+    init = {"protocolVersion": era, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    return [line(0, "initialize", init, era), json.dumps(initialized).encode()]
+
+
+async def answers(server: Server[Any], era: str, *requests: bytes) -> dict[int, dict[str, Any]]:
+    """The answers to `requests` in `era`, by request id."""
+    got = await exchange_lines(server, [*opening(era), *requests])
+    return {answer["id"]: answer for answer in got if answer.get("id") not in (None, 0)}
+
+
+def german(params: dict[str, Any]) -> dict[str, Any]:
+    return {**params, "_meta": {ACCEPT_LANGUAGE_META: "de"}}
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_content_language_names_the_language_resources_and_prompts_were_written_in(
+    server: Server[Any], era: str
+) -> None:
+    got = await answers(
+        server,
+        era,
+        line(1, "resources/read", german({"uri": "horologe://time_formats"}), era),
+        line(2, "prompts/get", german({"name": "time_query_assistant", "arguments": {"user_query": "Zeit?"}}), era),
+        line(3, "resources/list", german({}), era),
+    )
+    assert got[1]["result"]["contents"][0]["text"].startswith("# Time formats")
+    assert got[1]["result"]["_meta"][CONTENT_LANGUAGE_META] == "en"
+    assert got[2]["result"]["messages"][0]["content"]["text"].startswith("You are answering")
+    assert got[2]["result"]["_meta"][CONTENT_LANGUAGE_META] == "en"
+    # Lists are translated: there the negotiated language is the one used.
+    assert got[3]["result"]["_meta"][CONTENT_LANGUAGE_META] == "de"
+
+
+ALL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN]
+
+
+async def test_discover_and_the_unsupported_version_error_list_every_version_spoken(server: Server[Any]) -> None:
+    unknown = json.loads(line(2, "tools/list"))
+    unknown["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2099-01-01"
+    got = await answers(server, MODERN, line(1, "server/discover"), json.dumps(unknown).encode())
+    assert got[1]["result"]["supportedVersions"] == ALL_VERSIONS
+    assert got[2]["error"]["code"] == -32022
+    assert got[2]["error"]["data"] == {"supported": ALL_VERSIONS, "requested": "2099-01-01"}
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_missing_resources_and_bad_prompt_arguments_are_invalid_params(server: Server[Any], era: str) -> None:
+    got = await answers(
+        server,
+        era,
+        line(1, "resources/read", {"uri": "timezone://Mars/Olympus"}, era),
+        line(2, "resources/read", {"uri": "file:///etc/passwd"}, era),
+        line(
+            3,
+            "prompts/get",
+            {"name": "time_query_assistant", "arguments": {"user_query": "?", "timezone": "Nope"}},
+            era,
+        ),
+        line(4, "prompts/get", {"name": "time_query_assistant", "arguments": {"colour": "red"}}, era),
+    )
+    for request_id in (1, 2, 3, 4):
+        assert got[request_id]["error"]["code"] == -32602, got[request_id]
+    assert "Mars/Olympus" in got[1]["error"]["message"]
+    assert got[1]["error"]["data"]["error"]["kind"] == "invalid_timezone"  # the domain's own kind and code
+    assert got[3]["error"]["data"]["error"]["code"] == -32000
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_cursors_we_never_gave_out_and_completion_of_unknown_references_are_invalid_params(
+    server: Server[Any], era: str
+) -> None:
+    methods = ["tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+    argument = {"name": "timezone", "value": "Vie"}
+    got = await answers(
+        server,
+        era,
+        *[line(index, method, {"cursor": "bm9wZQ"}, era) for index, method in enumerate(methods, start=1)],
+        line(
+            5,
+            "completion/complete",
+            {"ref": {"type": "ref/prompt", "name": "no_such_prompt"}, "argument": argument},
+            era,
+        ),
+        line(
+            6, "completion/complete", {"ref": {"type": "ref/resource", "uri": "nope://{x}"}, "argument": argument}, era
+        ),
+        line(
+            7,
+            "completion/complete",
+            {"ref": {"type": "ref/prompt", "name": "time_query_assistant"}, "argument": argument},
+            era,
+        ),
+        line(8, "tools/list", {}, era),
+    )
+    for request_id in range(1, 7):
+        assert got[request_id]["error"]["code"] == -32602, got[request_id]
+    assert "cursor" in got[1]["error"]["message"] and got[1]["error"]["data"]["cursor"] == "bm9wZQ"
+    assert "no_such_prompt" in got[5]["error"]["message"]
+    assert "Europe/Vienna" in got[7]["result"]["completion"]["values"]
+    assert "nextCursor" not in got[8]["result"]
