@@ -99,3 +99,17 @@ async def test_discover_lists_every_version_spoken(raw_post: RawPost) -> None:
     answer = await raw_post(routed(MODERN.encode(), b"server/discover"), modern("server/discover"))
     assert answer.status == 200, answer.body
     assert answer.json()["result"]["supportedVersions"] == ALL_VERSIONS
+
+
+async def test_a_stripped_accept_language_on_sse_extends_cache_control(raw_post: RawPost) -> None:
+    # A progress token asks for SSE; `_meta` carries the preference but no Accept-Language header came (a proxy
+    # stripped it): `private` joins the stream's own no-cache, no-transform instead of replacing it.
+    meta = {**ENVELOPE, "io.modelcontextprotocol/acceptLanguage": "de", "progressToken": "p1"}
+    params = {"name": "list_timezones", "arguments": {"query": "Vienna"}, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+    headers = [*routed(MODERN.encode(), b"tools/call"), (b"mcp-name", b"list_timezones")]
+    answer = await raw_post(headers, body)
+    assert answer.status == 200 and answer.header(b"content-type")[0].startswith(b"text/event-stream")
+    assert answer.header(b"cache-control") == [b"no-cache, no-transform, private"]
+    assert answer.header(b"vary") == [b"Accept-Language"]
+    assert answer.json()["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"] == "de"
