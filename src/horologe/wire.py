@@ -2,10 +2,12 @@
 
 Every transport and the protocol layer take their names from here, so a key or a code is spelled once.
 
-`_meta` keys of the MCP texts (SEP-2792 language, SEP-1809 client context, the 2026-07-28 envelope) and of
-SEP-1655 client-side state, plus our own under `dev.horologe/`. SEP-1655's state keys are not valid `_meta`
-keys under the current key rules (sep-rules.md §0.6); we follow the SEP text for interop: we write the
-no-slash spelling and read every spelling the SEP uses.
+`_meta` keys of the MCP texts (SEP-2792 language, the 2026-07-28 envelope) and of SEP-1655 client-side state,
+plus our own under `dev.horologe/` for what no text names: the `_meta` carrier of SEP-1809's client context (the
+SEP puts it at the top level only) and the state capability's extension identifier. The `io.modelcontextprotocol/`
+prefix is reserved for the MCP texts; the spellings horologe once invented under it are still read, never
+written. SEP-1655's state keys are not valid `_meta` keys under the current key rules (sep-rules.md §0.6); we
+follow the SEP text for interop: we write the no-slash spelling and read every spelling the SEP uses.
 
 JSON-RPC codes: the standard ones and the 2026-07-28 ones are the SDK's named constants; the seed's domain
 codes (-32000 invalid timezone, -32001 invalid timestamp, -32002 conversion error) are kept for the seed's
@@ -37,6 +39,7 @@ __all__ = [
     "ACCEPT_LANGUAGE_META",
     "ANY_STATE_KEY",
     "CLIENT_CAPABILITIES_META",
+    "CLIENT_CONTEXT_KEYS",
     "CLIENT_CONTEXT_META",
     "CONTENT_LANGUAGE_META",
     "CONTEXT_REPORT_META",
@@ -56,6 +59,7 @@ __all__ = [
     "RATE_LIMITED",
     "SERVER_INFO_META",
     "STATE_EXTENSION",
+    "STATE_EXTENSIONS",
     "STATE_KEYS",
     "STATE_KEY_SPELLINGS",
     "STATE_REPORT_META",
@@ -75,15 +79,21 @@ __all__ = [
 
 ACCEPT_LANGUAGE_META: Final = "io.modelcontextprotocol/acceptLanguage"
 CONTENT_LANGUAGE_META: Final = "io.modelcontextprotocol/contentLanguage"
-CLIENT_CONTEXT_META: Final = "io.modelcontextprotocol/clientContext"
+CLIENT_CONTEXT_META: Final = "dev.horologe/clientContext"
+"""Ours: SEP-1809's client context inside `_meta` (the SEP only places it at the top level of the request)."""
+CLIENT_CONTEXT_KEYS: Final = (CLIENT_CONTEXT_META, "io.modelcontextprotocol/clientContext")
+"""Where a client context is read, first found wins: ours, then the reserved-prefix spelling horologe used before
+(still sent by clients built against it). No MCP text defines either."""
 CLIENT_CAPABILITIES_META: Final = CLIENT_CAPABILITIES_META_KEY
 SERVER_INFO_META: Final = SERVER_INFO_META_KEY
 PROTOCOL_VERSION_META: Final = PROTOCOL_VERSION_META_KEY
 PROGRESS_TOKEN_META: Final = "progressToken"
 TRACE_META_KEYS: Final = ("traceparent", "tracestate", "baggage")
 
-STATE_EXTENSION: Final = "io.modelcontextprotocol/state"
-"""The state capability as a SEP-2133 extension identifier (`capabilities.extensions`)."""
+STATE_EXTENSION: Final = "dev.horologe/client-state"
+"""Ours: the SEP-1655 state capability as a SEP-2133 extension identifier (`capabilities.extensions`)."""
+STATE_EXTENSIONS: Final = (STATE_EXTENSION, "io.modelcontextprotocol/state")
+"""Extension identifiers that declare the state capability: ours, then the reserved-prefix one used before."""
 STATE_KEYS: Final[Mapping[str, str]] = {
     "session": "modelcontextprotocol.io/state/session",
     "server": "modelcontextprotocol.io/state/server",
@@ -180,10 +190,10 @@ def needs_normalizing(message: dict[str, Any]) -> bool:
 def normalize_request(message: dict[str, Any]) -> dict[str, Any]:
     """Put what the SDK's parser would drop where it keeps it (in place; returns the message).
 
-    - SEP-1809's top-level `clientContext` moves to `params._meta["io.modelcontextprotocol/clientContext"]`;
-      a `_meta` one already there wins. The top-level member is removed either way.
+    - SEP-1809's top-level `clientContext` moves to `params._meta["dev.horologe/clientContext"]`;
+      a `_meta` one already there (under either spelling) wins. The top-level member is removed either way.
     - SEP-1655's `capabilities.state` on `initialize` is also declared as the SEP-2133 extension
-      `capabilities.extensions["io.modelcontextprotocol/state"]`, which the SDK's typed capabilities keep.
+      `capabilities.extensions["dev.horologe/client-state"]`, which the SDK's typed capabilities keep.
     Messages whose `params` or `_meta` is not an object are left for the protocol layer to judge.
     """
     if "method" not in message:
@@ -193,8 +203,8 @@ def normalize_request(message: dict[str, Any]) -> dict[str, Any]:
         params = message.setdefault("params", {})
         if isinstance(params, dict):
             meta = params.setdefault("_meta", {})
-            if isinstance(meta, dict):
-                meta.setdefault(CLIENT_CONTEXT_META, context)
+            if isinstance(meta, dict) and not any(key in meta for key in CLIENT_CONTEXT_KEYS):
+                meta[CLIENT_CONTEXT_META] = context
     if message["method"] == "initialize":
         params = message.get("params")
         capabilities = params.get("capabilities") if isinstance(params, dict) else None

@@ -133,3 +133,40 @@ async def test_cursors_we_never_gave_out_and_completion_of_unknown_references_ar
     assert "no_such_prompt" in got[5]["error"]["message"]
     assert "Europe/Vienna" in got[7]["result"]["completion"]["values"]
     assert "nextCursor" not in got[8]["result"]
+
+
+@pytest.mark.parametrize(
+    "carrier",
+    [
+        {"_meta": {"dev.horologe/clientContext": {"timezone": "Asia/Tokyo"}}},
+        {"_meta": {"io.modelcontextprotocol/clientContext": {"timezone": "Asia/Tokyo"}}},  # what clients sent before
+    ],
+)
+async def test_the_client_context_is_read_under_our_prefix_and_the_old_reserved_one(
+    server: Server[Any], carrier: dict[str, Any]
+) -> None:
+    params = {"name": "get_current_time", "arguments": {}, **carrier}
+    got = await answers(server, MODERN, line(1, "tools/call", params))
+    assert got[1]["result"]["structuredContent"]["timezone"] == "Asia/Tokyo"
+
+
+async def test_a_top_level_context_gives_way_to_one_in_meta_under_either_spelling(server: Server[Any]) -> None:
+    request = json.loads(line(1, "tools/call", {"name": "get_current_time", "arguments": {}}))
+    request["params"]["_meta"]["io.modelcontextprotocol/clientContext"] = {"timezone": "Asia/Tokyo"}
+    request["clientContext"] = {"timezone": "America/Lima"}
+    got = await answers(server, MODERN, json.dumps(request).encode())
+    assert got[1]["result"]["structuredContent"]["timezone"] == "Asia/Tokyo"
+
+
+@pytest.mark.parametrize("extension", ["dev.horologe/client-state", "io.modelcontextprotocol/state"])
+async def test_the_state_extension_is_declared_under_our_prefix_or_the_old_one(
+    server: Server[Any], extension: str
+) -> None:
+    params = {
+        "name": "preferences",
+        "arguments": {"action": "set", "timezone": "Europe/Vienna"},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": {"extensions": {extension: {}}}},
+    }
+    got = await answers(server, MODERN, line(1, "tools/call", params))
+    meta = got[1]["result"]["_meta"]
+    assert "modelcontextprotocol.io/state/server" in meta or "modelcontextprotocol.io/state/session" in meta, meta
