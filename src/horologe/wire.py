@@ -38,6 +38,7 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MO
 __all__ = [
     "ACCEPT_LANGUAGE_META",
     "ANY_STATE_KEY",
+    "BATCH_VERSION",
     "CLIENT_CAPABILITIES_META",
     "CLIENT_CONTEXT_KEYS",
     "CLIENT_CONTEXT_META",
@@ -53,6 +54,7 @@ __all__ = [
     "INVALID_REQUEST",
     "INVALID_TIMESTAMP",
     "INVALID_TIMEZONE",
+    "MAX_BATCH",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "PROTOCOL_VERSION_META",
@@ -121,6 +123,11 @@ DEFAULT_ENVELOPE: Final[Mapping[str, Any]] = MappingProxyType(
 SUPPORTED_VERSIONS: Final = KNOWN_PROTOCOL_VERSIONS
 """Every revision horologe speaks: 2024-11-05 … 2025-11-25 through `initialize`, 2026-07-28 per request. Both
 `server/discover`'s `supportedVersions` and -32022's `data.supported` list all of them."""
+
+BATCH_VERSION: Final = "2025-03-26"
+"""The one revision with JSON-RPC batches (a server MUST receive them); 2025-06-18 removed them."""
+MAX_BATCH: Final = 100
+"""The most messages one batch may carry."""
 
 # --- JSON-RPC codes ----------------------------------------------------------------------------------------------
 

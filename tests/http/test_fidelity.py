@@ -113,3 +113,46 @@ async def test_a_stripped_accept_language_on_sse_extends_cache_control(raw_post:
     assert answer.header(b"cache-control") == [b"no-cache, no-transform, private"]
     assert answer.header(b"vary") == [b"Accept-Language"]
     assert answer.json()["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"] == "de"
+
+
+BATCH = [
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_current_time", "arguments": {}}},
+    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
+    {"jsonrpc": "2.0", "id": "b", "method": "resources/read", "params": {"uri": "timezone://Mars/Olympus"}},
+    42,
+    {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
+]
+
+
+@pytest.mark.parametrize("version", [b"2025-03-26", None])
+async def test_a_2025_03_26_batch_is_answered_as_a_batch(raw_post: RawPost, version: bytes | None) -> None:
+    headers = [*BASE_HEADERS, *([(b"mcp-protocol-version", version)] if version else [])]
+    answer = await raw_post(headers, json.dumps(BATCH).encode())
+    assert answer.status == 200, answer.body
+    replies = answer.json()
+    assert isinstance(replies, list) and len(replies) == 4  # the notification gets none
+    by_id = {reply["id"]: reply for reply in replies if reply["id"] is not None}
+    assert by_id[1]["result"]["structuredContent"]["timezone"] == "UTC"
+    assert by_id["b"]["error"]["code"] == -32602
+    assert by_id[3]["error"]["code"] == -32600 and "initialize" in by_id[3]["error"]["message"]
+    assert [reply["error"]["code"] for reply in replies if reply["id"] is None] == [-32600]
+
+
+async def test_a_batch_of_notifications_is_accepted_without_a_body(raw_post: RawPost) -> None:
+    notification = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+    answer = await raw_post(
+        [*BASE_HEADERS, (b"mcp-protocol-version", b"2025-03-26")], json.dumps([notification]).encode()
+    )
+    assert (answer.status, answer.body) == (202, b"")
+
+
+@pytest.mark.parametrize("version", [b"2025-06-18", b"2025-11-25", MODERN.encode()])
+async def test_batches_are_refused_in_revisions_without_them(raw_post: RawPost, version: bytes) -> None:
+    answer = await raw_post([*BASE_HEADERS, (b"mcp-protocol-version", version)], json.dumps(BATCH[:1]).encode())
+    assert answer.status == 400 and answer.json()["error"]["code"] == -32600
+    assert "2025-03-26" in answer.json()["error"]["message"]
+
+
+async def test_an_empty_batch_is_an_invalid_request(raw_post: RawPost) -> None:
+    answer = await raw_post([*BASE_HEADERS, (b"mcp-protocol-version", b"2025-03-26")], b"[]")
+    assert answer.status == 400 and answer.json()["error"]["code"] == -32600

@@ -170,3 +170,49 @@ async def test_the_state_extension_is_declared_under_our_prefix_or_the_old_one(
     got = await answers(server, MODERN, line(1, "tools/call", params))
     meta = got[1]["result"]["_meta"]
     assert "modelcontextprotocol.io/state/server" in meta or "modelcontextprotocol.io/state/session" in meta, meta
+
+
+def opened_for(version: str) -> bytes:
+    init = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    return line(0, "initialize", init, version)
+
+
+async def test_a_2025_03_26_connection_receives_batches_and_answers_each_as_one_array(server: Server[Any]) -> None:
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    batch = [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_current_time", "arguments": {}}},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 77}},
+        {"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "nope"}},
+        "junk",
+        {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
+    ]
+    only_notifications = [{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 78}}]
+    got = await exchange_lines(
+        server,
+        [
+            opened_for("2025-03-26"),
+            json.dumps(initialized).encode(),
+            json.dumps(batch).encode(),
+            json.dumps(only_notifications).encode(),
+            b"[]",
+            line(4, "tools/list", era="2025-03-26"),
+        ],
+    )
+    assert got[0]["id"] == 0 and got[0]["result"]["protocolVersion"] == "2025-03-26"
+    arrays = [answer for answer in got if isinstance(answer, list)]
+    assert len(arrays) == 1  # one line answers the whole batch; the notifications-only batch gets none
+    replies = {reply["id"]: reply for reply in arrays[0]}
+    assert set(replies) == {1, 2, 3, None}
+    assert replies[1]["result"]["structuredContent"]["timezone"] == "UTC"
+    assert replies[2]["error"]["code"] == -32602
+    assert replies[3]["error"]["code"] == replies[None]["error"]["code"] == -32600
+    singles = {answer["id"]: answer for answer in got if isinstance(answer, dict)}
+    assert set(singles) == {0, None, 4}  # the handshake, the empty batch's error, tools/list
+    assert singles[None]["error"]["code"] == -32600 and "tools" in singles[4]["result"]
+
+
+async def test_a_2025_06_18_connection_refuses_batches(server: Server[Any]) -> None:
+    batch = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]
+    got = await exchange_lines(server, [opened_for("2025-06-18"), json.dumps(batch).encode()])
+    refusal = next(answer for answer in got if answer["id"] is None)
+    assert refusal["error"]["code"] == -32600 and "2025-03-26" in refusal["error"]["message"]
