@@ -170,13 +170,9 @@ def envelope_version(message: object) -> tuple[bool, Any]:
     return True, meta[PROTOCOL_VERSION_META]
 
 
-def unsupported_version(message: object, header: str | None = None) -> str | None:
-    """The protocol version a request names that horologe does not speak, or None.
-
-    The `MCP-Protocol-Version` header when it names no revision we know; else an envelope's version that is not a
-    per-request revision (the handshake revisions are reached through `initialize`, never in an envelope)."""
-    if header is not None and header not in SUPPORTED_VERSIONS:
-        return header
+def unsupported_version(message: object) -> str | None:
+    """The version a request's envelope names when it is not a per-request revision horologe speaks, or None (the
+    handshake revisions are reached through `initialize`, never in an envelope)."""
     enveloped, version = envelope_version(message)
     if enveloped and isinstance(version, str) and version not in MODERN_PROTOCOL_VERSIONS:
         return version

@@ -95,6 +95,13 @@ async def test_an_unknown_version_is_refused_naming_every_version_spoken(
     assert "2024-11-05" in error["message"]
 
 
+async def test_a_known_header_over_an_unknown_envelope_version_is_a_mismatch(raw_post: RawPost) -> None:
+    meta = {**ENVELOPE, "io.modelcontextprotocol/protocolVersion": "v999.0.0"}
+    body = json.dumps({"jsonrpc": "2.0", "id": 302, "method": "server/discover", "params": {"_meta": meta}}).encode()
+    answer = await raw_post(routed(MODERN.encode(), b"server/discover"), body)
+    assert answer.status == 400 and answer.json()["error"]["code"] == -32020 and answer.json()["id"] == 302
+
+
 async def test_discover_lists_every_version_spoken(raw_post: RawPost) -> None:
     answer = await raw_post(routed(MODERN.encode(), b"server/discover"), modern("server/discover"))
     assert answer.status == 200, answer.body

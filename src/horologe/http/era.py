@@ -3,9 +3,10 @@
 The SDK routes by the header alone, so a 2026-07-28 request (its `_meta` names a protocol version) sent with a
 2025 header, or with none, would be served as a 2025 request. The 2026-07-28 texts make the header required and
 equal to the envelope's version: such a request is refused with HTTP 400 and -32020 (HeaderMismatch), naming the
-header to send. A revision we do not speak, in the header or in the envelope, is refused first with -32022 and
-the list of every revision we do speak (an unsupported version takes precedence over a mismatch, as in the
-conformance suite).
+header to send. A revision we do not speak is refused with -32022 and the list of every revision we do speak:
+first an unknown header (it takes precedence over a mismatch, conformance PR #293), then, once header and
+envelope agree, an envelope version that is not a per-request revision. The conformance suite holds this order:
+a known header over an unknown envelope version is a mismatch.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from horologe.http.asgi import header, refuse
 from horologe.http.request import facts_of
 from horologe.protocol.errors import HeaderMismatch, unsupported_version_error
-from horologe.wire import PROTOCOL_VERSION_META, envelope_version, unsupported_version
+from horologe.wire import PROTOCOL_VERSION_META, SUPPORTED_VERSIONS, envelope_version, unsupported_version
 
 MCP_PATH = "/mcp"
 VERSION_HEADER = b"mcp-protocol-version"
@@ -35,9 +36,8 @@ class EraGuard:
             await self.app(scope, receive, send)
             return
         version_header = header(scope, VERSION_HEADER)
-        requested = unsupported_version(facts.payload, version_header)
-        if requested is not None:
-            await refuse(send, unsupported_version_error(requested), facts.request_id)
+        if version_header is not None and version_header not in SUPPORTED_VERSIONS:
+            await refuse(send, unsupported_version_error(version_header), facts.request_id)
             return
         enveloped, version = envelope_version(facts.payload)
         if enveloped and version_header != version:
@@ -49,5 +49,9 @@ class EraGuard:
                 data={"mismatch": {"header": "MCP-Protocol-Version", "body": "params._meta." + PROTOCOL_VERSION_META}},
             )
             await refuse(send, error, facts.request_id)
+            return
+        requested = unsupported_version(facts.payload)
+        if requested is not None:
+            await refuse(send, unsupported_version_error(requested), facts.request_id)
             return
         await self.app(scope, receive, send)
