@@ -216,3 +216,43 @@ async def test_a_2025_06_18_connection_refuses_batches(server: Server[Any]) -> N
     got = await exchange_lines(server, [opened_for("2025-06-18"), json.dumps(batch).encode()])
     refusal = next(answer for answer in got if answer["id"] is None)
     assert refusal["error"]["code"] == -32600 and "2025-03-26" in refusal["error"]["message"]
+
+
+async def test_lists_say_they_may_be_reused_and_resources_say_they_may_not(server: Server[Any]) -> None:
+    lists = ["server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list"]
+    got = await answers(
+        server,
+        MODERN,
+        *[line(index, method) for index, method in enumerate(lists, start=1)],
+        line(9, "resources/read", {"uri": "horologe://time_formats"}),
+    )
+    for index in range(1, len(lists) + 1):
+        assert (got[index]["result"]["ttlMs"], got[index]["result"]["cacheScope"]) == (3_600_000, "public"), index
+    assert (got[9]["result"]["ttlMs"], got[9]["result"]["cacheScope"]) == (0, "private")  # rendered from "now"
+    legacy = await answers(server, "2025-11-25", line(1, "tools/list", era="2025-11-25"))
+    assert "ttlMs" not in legacy[1]["result"]
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_completion_of_the_year_range_reads_the_arguments_already_given(server: Server[Any], era: str) -> None:
+    ref = {"type": "ref/resource", "uri": "timezone://{zone}{?from,to}"}
+
+    def ask(request_id: int, name: str, value: str, given: dict[str, str] | None) -> bytes:
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": name, "value": value}}
+        if given is not None:
+            params["context"] = {"arguments": given}
+        return line(request_id, "completion/complete", params, era)
+
+    got = await answers(
+        server,
+        era,
+        ask(1, "to", "20", {"zone": "Europe/Vienna", "from": "1990"}),
+        ask(2, "from", "", {"to": "2030"}),
+        ask(3, "to", "", None),
+    )
+    first = got[1]["result"]["completion"]
+    assert first["values"][0] == "2000" and first["values"][-1] == "2039"  # 1990 + 49 at most
+    second = got[2]["result"]["completion"]["values"]
+    assert (second[0], second[-1], len(second)) == ("1981", "2030", 50)
+    third = got[3]["result"]["completion"]["values"]
+    assert third[0] == "2026"  # from this year on (the fixed clock's), when no 'from' was given

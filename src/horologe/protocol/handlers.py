@@ -155,7 +155,11 @@ class Handlers:
         """Suggest timezone names for the arguments that take one."""
         ref = params.ref
         target = ref.name if isinstance(ref, types.PromptReference) else ref.uri
-        values, total, has_more = completion.complete(ref.type, target, params.argument.name, params.argument.value)
+        known = params.context.arguments if params.context is not None else None
+        now = context_of(ctx).now
+        values, total, has_more = completion.complete(
+            ref.type, target, params.argument.name, params.argument.value, known, now.year
+        )
         body: dict[str, Any] = {"values": values, "hasMore": has_more}
         if not has_more:
             body["total"] = total

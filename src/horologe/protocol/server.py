@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import mcp_types as types
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.context import ServerMiddleware, ServerRequestContext
 from mcp.server.lowlevel.server import Server
 
@@ -37,6 +39,17 @@ disambiguation: compatible (default: a skipped time moves forward by the gap, a 
 earlier, later, or reject (an error instead of a guess).
 Output formats: iso8601, rfc3339, rfc2822, http, unix, unix_ms, human, custom (with custom_format, a strftime \
 pattern)."""
+
+
+LIST_TTL_MS: Final = 3_600_000
+CACHE_HINTS: Final[Mapping[CacheableMethod, CacheHint]] = {
+    method: CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
+    for method in ("server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list")
+}
+"""2026-07-28 caching hints: what we list changes only with the settings (a restart), never per caller or token, so
+a client may reuse it for an hour and share it across authorization contexts; the entry still varies by the
+request's `acceptLanguage`, which SEP-2792 puts in the client's cache key. `resources/read` keeps the SDK's
+default (stale at once, private): every resource is rendered from "now"."""
 
 
 def instructions(default_zone: ResolvedZone, settings: Settings) -> str:
@@ -79,6 +92,7 @@ def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any
         description="Time, timezones and DST done right.",
         instructions=instructions(default_zone, settings),
         get_tool_input_schema=handlers.input_schema,
+        cache_hints=CACHE_HINTS,
         **registered,
     )
     server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
