@@ -29,6 +29,7 @@ class BodyGuard:
         if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(JSON_BODY_PATHS):
             await self.app(scope, receive, send)
             return
+        trim_field_values(scope)
         declared = header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await refuse(send, BodyTooLarge(limit=self.max_bytes))
@@ -75,6 +76,19 @@ class BodyGuard:
             if not message.get("more_body", False):
                 break
         return b"".join(chunks)
+
+
+def trim_field_values(scope: Scope) -> None:
+    """Strip every header value of the request of surrounding spaces and tabs (RFC 9110 §5.5: they are not part
+    of the value). h11 strips them, httptools (uvicorn's default parser) keeps them, so `Mcp-Name: x ` must not
+    reach the SDK's exact comparison with the body."""
+    headers = scope["headers"]
+    if not any(value[:1] in _OWS or value[-1:] in _OWS for _, value in headers if value):
+        return
+    scope["headers"] = [(name, value.strip(b" \t")) for name, value in headers]
+
+
+_OWS = (b" ", b"\t")
 
 
 def _depth(value: Any, limit: int) -> int:

@@ -31,7 +31,7 @@ from horologe.protocol.errors import (
     tool_error,
 )
 from horologe.protocol.execution import Executor
-from horologe.protocol.listing import localized_entries, tool_model
+from horologe.protocol.listing import localized_entries, one_page, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -111,6 +111,7 @@ class Handlers:
 
     async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         """The offered tools with schemas, and titles and annotations in the request's language."""
+        one_page(params)
         tag = context_of(ctx).language.tag
         listed = [tool_model(spec, tag, self.translate_descriptions, self.default_zone) for spec in self.tools]
         return types.ListToolsResult(tools=listed)
@@ -138,6 +139,7 @@ class Handlers:
 
     async def list_resources(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         """The static resources."""
+        one_page(params)
         entries = localized_entries(resources.STATIC_RESOURCES, self._tag(ctx), self.translate_descriptions)
         return types.ListResourcesResult.model_validate({"resources": entries})
 
@@ -145,6 +147,7 @@ class Handlers:
         self, ctx: Ctx, params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
         """The per-zone resource template."""
+        one_page(params)
         entries = localized_entries(resources.TEMPLATES, self._tag(ctx), self.translate_descriptions)
         return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": entries})
 
@@ -161,6 +164,7 @@ class Handlers:
 
     async def list_prompts(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
         """The prompts."""
+        one_page(params)
         entries = localized_entries(prompts.PROMPTS, self._tag(ctx), self.translate_descriptions)
         return types.ListPromptsResult.model_validate({"prompts": entries})
 
@@ -175,7 +179,11 @@ class Handlers:
         """Suggest timezone names for the arguments that take one."""
         ref = params.ref
         target = ref.name if isinstance(ref, types.PromptReference) else ref.uri
-        values, total, has_more = completion.complete(ref.type, target, params.argument.name, params.argument.value)
+        known = params.context.arguments if params.context is not None else None
+        now = context_of(ctx).now
+        values, total, has_more = completion.complete(
+            ref.type, target, params.argument.name, params.argument.value, known, now.year
+        )
         body: dict[str, Any] = {"values": values, "hasMore": has_more}
         if not has_more:
             body["total"] = total

@@ -54,16 +54,22 @@ TEMPLATES: tuple[dict[str, Any], ...] = (
 
 
 def read_resource(uri: str, ctx: RequestContext) -> tuple[str, str] | None:
-    """The (mimeType, text) of a resource, or None when no resource has this URI."""
+    """The (mimeType, text) of a resource, or None when no resource has this URI.
+
+    Every resource is written in English (names, keys and prose alike), whatever language the request prefers, so
+    the answer's `contentLanguage` says `en` (SEP-2792: the language actually used)."""
     readers: dict[str, Callable[[RequestContext], tuple[str, str]]] = {
         DATABASE_URI: timezone_database,
         FORMATS_URI: time_formats,
     }
     if uri in readers:
-        return readers[uri](ctx)
-    if uri.startswith(ZONE_SCHEME):
-        return zone_resource(uri, ctx)
-    return None
+        found = readers[uri](ctx)
+    elif uri.startswith(ZONE_SCHEME):
+        found = zone_resource(uri, ctx)
+    else:
+        return None
+    ctx.language.fall_back()
+    return found
 
 
 def timezone_database(ctx: RequestContext) -> tuple[str, str]:
