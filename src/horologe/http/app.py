@@ -40,7 +40,7 @@ from horologe.http.language import LanguageHeaders
 from horologe.http.mcp import MCPEndpoint
 from horologe.http.openapi import openapi_document
 from horologe.http.ratelimit import auth_failure_middleware, rate_limit_middleware
-from horologe.http.rest import rest_routes
+from horologe.http.rest import method_not_allowed, rest_routes
 from horologe.http.timeout import Timeout
 from horologe.protocol.metrics import Metrics
 from horologe.protocol.server import build_server
@@ -137,9 +137,16 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
             )
         )
     middleware += [
-        Middleware(BodyGuard, max_bytes=http.max_body_bytes, max_depth=http.max_json_depth),
+        Middleware(
+            BodyGuard,
+            max_bytes=http.max_body_bytes,
+            max_depth=http.max_json_depth,
+            max_buffered=http.max_buffered_body_bytes,
+        ),
         Middleware(LanguageHeaders),
         Middleware(Timeout, seconds=http.request_timeout_seconds),
         *protection,
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    return Starlette(
+        routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers={405: method_not_allowed}
+    )
