@@ -173,7 +173,7 @@ class HttpSection(_Section):
         default=1000, ge=1, le=1_000_000, description="Open connections per process; requests beyond get 503"
     )
     max_buffered_body_bytes: int = Field(
-        default=64 * 1_048_576,
+        default=32 * 1_048_576,
         ge=1_048_576,
         le=4096 * 1_048_576,
         description="Request bodies one process holds at once; a body that does not fit gets 503",
