@@ -9,7 +9,8 @@ order, and tests/http/test_app.py holds it to this list):
 4. `body.BodyGuard`: size, JSON and depth limits; parses the body once into `request.RequestFacts`.
 5. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
 6. `timeout.Timeout`: 504 for a request that does not answer in time.
-7. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on.
+7. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on;
+   then, with `--stateful`, `sessions.SessionLimit` (new sessions per client, the answer when all are taken).
 
 Layers 5 and 7 read the facts the body guard left, so they sit behind it.
 """
@@ -41,6 +42,7 @@ from horologe.http.mcp import MCPEndpoint
 from horologe.http.openapi import openapi_document
 from horologe.http.ratelimit import auth_failure_middleware, rate_limit_middleware
 from horologe.http.rest import method_not_allowed, rest_routes
+from horologe.http.sessions import session_limit_middleware
 from horologe.http.timeout import Timeout
 from horologe.protocol.metrics import Metrics
 from horologe.protocol.server import build_server
@@ -73,6 +75,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
             stateless=not http.stateful,
             security_settings=security,
             max_request_body_size=http.max_body_bytes,
+            max_sessions=http.max_sessions,
+            session_idle_timeout=http.session_idle_seconds,
         )
         for json_response in ((False,) if http.stateful else (True, False))
     ]
@@ -122,6 +126,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         protection = [*auth_failure_middleware(settings.rate_limit, public_paths, metrics), *auth.middleware]
     route_labels = [route.path for route in routes]
     protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels)
+    protection += session_limit_middleware(http, settings.rate_limit, public_paths)
     middleware = [
         Middleware(AccessLog, metrics=metrics, enabled=http.access_log),
         Middleware(HostOriginGuard, policy=policy, public_paths=public_paths),
