@@ -84,7 +84,7 @@ def test_idle_sessions_are_closed_after_the_idle_timeout(small_table: RunningSer
 
 
 def test_one_client_cannot_open_sessions_faster_than_its_rate() -> None:
-    server = start_http_server(extra=["--stateful"], env={"HOROLOGE_HTTP__NEW_SESSIONS_PER_CLIENT": "2/minute"})
+    server = start_http_server(extra=["--stateful", "--new-sessions-per-client", "2/minute"])
     try:
         statuses = [open_session(server)[0] for _ in range(2)]
         status, headers, body = open_session(server)

@@ -170,7 +170,7 @@ class H11Deadlines(_Deadlines, H11Protocol):
             self._track("body")
         elif self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
             self._begin()
-        elif self._phase != "open":
+        else:  # the request is in (or the connection is done)
             self._track(None)
 
 
