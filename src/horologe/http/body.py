@@ -16,6 +16,7 @@ from horologe.wire import needs_normalizing, normalize_request
 
 JSON_BODY_PATHS = frozenset({"/mcp", *(path for path, method in REST_METHODS.items() if method != "capabilities")})
 """The routes that take a JSON body; a POST elsewhere goes on unread (to its 404, or its 405 with Allow)."""
+RETRY_SOON = ((b"retry-after", b"1"),)
 
 
 class BodyGuard:
@@ -40,7 +41,7 @@ class BodyGuard:
         # Many clients holding large bodies half-sent would each keep what they sent: a budget bounds the total.
         held = [int(declared) if declared is not None else 0]
         if self.buffered + held[0] > self.max_buffered:
-            await refuse(send, ServerBusy(seconds=1), headers=[(b"retry-after", b"1")])
+            await refuse(send, ServerBusy(seconds=1), headers=RETRY_SOON)
             return
         self.buffered += held[0]
         try:
@@ -50,11 +51,8 @@ class BodyGuard:
 
     async def _guard(self, scope: Scope, receive: Receive, send: Send, held: list[int]) -> None:
         body = await self._read(receive, held)
-        if body is None:
-            await refuse(send, BodyTooLarge(limit=self.max_bytes))
-            return
-        if self.buffered > self.max_buffered:
-            await refuse(send, ServerBusy(seconds=1), headers=[(b"retry-after", b"1")])
+        if not isinstance(body, bytes):
+            await refuse(send, body, headers=RETRY_SOON if isinstance(body, ServerBusy) else ())
             return
         try:
             # JSON over HTTP is UTF-8 (RFC 8259 §8.1); decoding first skips json.loads' encoding sniffing, which
@@ -75,7 +73,7 @@ class BodyGuard:
         scope.setdefault("state", {})[FACTS_KEY] = read_facts(scope["path"], payload)
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read(self, receive: Receive, held: list[int]) -> bytes | None:
+    async def _read(self, receive: Receive, held: list[int]) -> bytes | BodyTooLarge | ServerBusy:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -85,10 +83,12 @@ class BodyGuard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                return None
+                return BodyTooLarge(limit=self.max_bytes)
             if size > held[0]:  # a chunked body (or more than declared): count what arrives
                 self.buffered += size - held[0]
                 held[0] = size
+                if self.buffered > self.max_buffered:
+                    return ServerBusy(seconds=1)
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
