@@ -176,3 +176,14 @@ def test_a_bad_state_keys_file_names_the_problem(
     with pytest.raises(ConfigError) as raised:
         load_settings()
     assert "state" in str(raised.value) and says in str(raised.value)
+
+
+def test_the_body_buffer_must_hold_at_least_one_body_of_the_largest_size() -> None:
+    with pytest.raises(ConfigError, match=r"max_buffered_body_bytes \(1048576\) must be at least http.max_body_bytes"):
+        load_settings(overrides={"http": {"max_body_bytes": 2 * 1_048_576, "max_buffered_body_bytes": 1_048_576}})
+
+
+@pytest.mark.parametrize("rate", ["10/fortnight", "fast"])
+def test_new_sessions_per_client_must_be_a_rate(rate: str) -> None:
+    with pytest.raises(ConfigError, match=r"http.new_sessions_per_client: .* is not a rate like"):
+        load_settings(overrides={"http": {"new_sessions_per_client": rate}})

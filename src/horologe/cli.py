@@ -83,6 +83,16 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--allowed-origin", action="append", metavar="ORIGIN", help="HTTP: accepted Origin, repeatable")
     parser.add_argument("--cors-origin", action="append", metavar="ORIGIN", help="HTTP: origin given CORS headers")
+    parser.add_argument("--max-connections", type=int, help="HTTP: open connections per process (default 1000)")
+    parser.add_argument("--max-sessions", type=int, help="HTTP --stateful: open sessions per process (default 1000)")
+    parser.add_argument(
+        "--session-idle-seconds", type=float, help="HTTP --stateful: close a session idle this long (default 600)"
+    )
+    parser.add_argument(
+        "--new-sessions-per-client",
+        metavar="RATE",
+        help="HTTP --stateful: sessions one client may open, e.g. '10/minute' (the default); '' for any",
+    )
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
@@ -165,6 +175,10 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         ("http", "allowed_hosts"): getattr(args, "allowed_host", None),
         ("http", "allowed_origins"): getattr(args, "allowed_origin", None),
         ("http", "cors_origins"): getattr(args, "cors_origin", None),
+        ("http", "max_connections"): getattr(args, "max_connections", None),
+        ("http", "max_sessions"): getattr(args, "max_sessions", None),
+        ("http", "session_idle_seconds"): getattr(args, "session_idle_seconds", None),
+        ("http", "new_sessions_per_client"): getattr(args, "new_sessions_per_client", None),
     }
     overrides: dict[str, dict[str, Any]] = {}
     for (section, key), value in flags.items():

@@ -64,6 +64,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _optional_rate(value: str) -> str:
+    """A rate in `limits` notation ('' for none), or a ValueError saying what one looks like."""
+    try:
+        if value.strip():
+            _check_rate(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a rate like '600/minute' or '10/second;300/minute'") from None
+    return value
+
+
 class ConfigError(Exception):
     """The configuration cannot be used; the message names the bad key and says how to fix it."""
 
@@ -150,6 +160,43 @@ class HttpSection(_Section):
     workers: int = Field(default=1, ge=1, le=64)
     access_log: bool = True
     graceful_shutdown_seconds: float = Field(default=20.0, ge=0, le=600)
+    header_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=600, description="A request's line and headers must arrive within this (else 408)"
+    )
+    body_timeout_seconds: float = Field(
+        default=30.0, gt=0, le=3600, description="Then its body must arrive within this (else 408)"
+    )
+    keep_alive_seconds: int = Field(default=5, ge=1, le=600, description="Idle keep-alive connections close after")
+    max_connections: int = Field(
+        default=1000, ge=1, le=1_000_000, description="Open connections per process; requests beyond get 503"
+    )
+    max_buffered_body_bytes: int = Field(
+        default=32 * 1_048_576,
+        ge=1_048_576,
+        le=4096 * 1_048_576,
+        description="Request bodies one process holds at once; a body that does not fit gets 503",
+    )
+    max_sessions: int = Field(default=1000, ge=1, le=1_000_000, description="--stateful: open sessions per process")
+    session_idle_seconds: float = Field(
+        default=600.0, gt=0, le=86_400, description="--stateful: a session without requests for this long is closed"
+    )
+    new_sessions_per_client: str = Field(
+        default="10/minute", description="--stateful: sessions one client IP (or token subject) may open; '' = any"
+    )
+
+    @field_validator("new_sessions_per_client")
+    @classmethod
+    def _session_rate(cls, value: str) -> str:
+        return _optional_rate(value)
+
+    @model_validator(mode="after")
+    def _bodies_fit(self) -> HttpSection:
+        if self.max_buffered_body_bytes < self.max_body_bytes:
+            raise ValueError(
+                f"http.max_buffered_body_bytes ({self.max_buffered_body_bytes}) must be at least http.max_body_bytes "
+                f"({self.max_body_bytes}), or no body of the largest size could be received"
+            )
+        return self
 
 
 class ExecutionSection(_Section):
@@ -255,12 +302,7 @@ class RateLimitSection(_Section):
     @field_validator("default", "auth_failures")
     @classmethod
     def _default_rate(cls, value: str) -> str:
-        try:
-            if value.strip():
-                _check_rate(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not a rate like '600/minute' or '10/second;300/minute'") from None
-        return value
+        return _optional_rate(value)
 
     @field_validator("methods", "tools")
     @classmethod

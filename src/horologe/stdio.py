@@ -196,8 +196,7 @@ def decode_batch(payload: list[Any], envelopes: Envelopes) -> Batch | bytes:
     for member in payload:
         if isinstance(member, dict) and member.get("method") == "initialize":
             reason = msg(N_("a batch may not carry 'initialize'."))
-            request_id = member.get("id")
-            batch.errors.append(error_line(InvalidRequest(reason=reason), request_id if "id" in member else None))
+            batch.errors.append(error_line(InvalidRequest(reason=reason), readable_id(member)))
             continue
         decoded = decode_message(json.dumps(member).encode(), envelopes) if isinstance(member, dict) else None
         if isinstance(decoded, bytes | None):

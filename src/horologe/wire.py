@@ -72,6 +72,7 @@ __all__ = [
     "SUPPORTED_VERSIONS",
     "TOP_LEVEL_CLIENT_CONTEXT",
     "UNAUTHORIZED",
+    "UNAVAILABLE",
     "UNSUPPORTED_PROTOCOL_VERSION",
     "envelope_version",
     "error_response",
@@ -149,6 +150,8 @@ UNAUTHORIZED: Final = 401
 """A request refused for want of a valid bearer token (its answer is an OAuth error body, RFC 6750)."""
 FORBIDDEN: Final = 403
 """A request refused because its token lacks a scope (an OAuth error body, RFC 6750)."""
+UNAVAILABLE: Final = 503
+"""A request refused for want of capacity (sessions, buffered bodies); outside the reserved range, as HTTP's 503."""
 
 
 def error_response(code: int, message: str, request_id: Any = None, data: Any = None) -> dict[str, Any]:

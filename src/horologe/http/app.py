@@ -11,7 +11,8 @@ order, and tests/http/test_app.py holds it to this list):
 6. `era.EraGuard`: the body decides the era; the `MCP-Protocol-Version` header must agree (-32020, -32022).
 7. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
 8. `timeout.Timeout`: 504 for a request that does not answer in time.
-9. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on.
+9. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on;
+   then, with `--stateful`, `sessions.SessionLimit` (new sessions per client, the answer when all are taken).
 
 Layers 5 to 7 and 9 read the facts the body guard left, so they sit behind it.
 """
@@ -44,7 +45,8 @@ from horologe.http.language import LanguageHeaders
 from horologe.http.mcp import MCPEndpoint
 from horologe.http.openapi import openapi_document
 from horologe.http.ratelimit import auth_failure_middleware, rate_limit_middleware
-from horologe.http.rest import rest_routes
+from horologe.http.rest import method_not_allowed, rest_routes
+from horologe.http.sessions import session_limit_middleware
 from horologe.http.timeout import Timeout
 from horologe.protocol.metrics import Metrics
 from horologe.protocol.server import build_server
@@ -77,6 +79,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
             stateless=not http.stateful,
             security_settings=security,
             max_request_body_size=http.max_body_bytes,
+            max_sessions=http.max_sessions,
+            session_idle_timeout=http.session_idle_seconds,
         )
         for json_response in ((False,) if http.stateful else (True, False))
     ]
@@ -126,6 +130,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         protection = [*auth_failure_middleware(settings.rate_limit, public_paths, metrics), *auth.middleware]
     route_labels = [route.path for route in routes]
     protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels)
+    protection += session_limit_middleware(http, settings.rate_limit, public_paths)
     middleware = [
         Middleware(AccessLog, metrics=metrics, enabled=http.access_log),
         Middleware(HostOriginGuard, policy=policy, public_paths=public_paths),
@@ -141,11 +146,18 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
             )
         )
     middleware += [
-        Middleware(BodyGuard, max_bytes=http.max_body_bytes, max_depth=http.max_json_depth),
+        Middleware(
+            BodyGuard,
+            max_bytes=http.max_body_bytes,
+            max_depth=http.max_json_depth,
+            max_buffered=http.max_buffered_body_bytes,
+        ),
         Middleware(Batches),
         Middleware(EraGuard),
         Middleware(LanguageHeaders),
         Middleware(Timeout, seconds=http.request_timeout_seconds),
         *protection,
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    return Starlette(
+        routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers={405: method_not_allowed}
+    )

@@ -10,23 +10,28 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse
-from horologe.http.request import FACTS_KEY, read_facts
-from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError
+from horologe.http.request import FACTS_KEY, REST_METHODS, read_facts
+from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError, ServerBusy
 from horologe.wire import message_problem, needs_normalizing, normalize_request, readable_id
 
-JSON_BODY_PATHS = ("/mcp",)
+JSON_BODY_PATHS = frozenset({"/mcp", *(path for path, method in REST_METHODS.items() if method != "capabilities")})
+"""The routes that take a JSON body; a POST elsewhere goes on unread (to its 404, or its 405 with Allow)."""
+RETRY_SOON = ((b"retry-after", b"1"),)
 
 
 class BodyGuard:
-    """POST bodies on /mcp routes: bounded size, valid JSON, bounded nesting; the parsed body goes to the state."""
+    """POST bodies on the JSON routes: bounded size, valid JSON, bounded nesting; the parsed body goes to the state."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, max_depth: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, max_depth: int, max_buffered: int | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_depth = max_depth
+        self.max_buffered = max_buffered if max_buffered is not None else 64 * max_bytes
+        self.buffered = 0
+        """Bytes of request bodies this process holds right now (declared lengths, or what arrived of others)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(JSON_BODY_PATHS):
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in JSON_BODY_PATHS:
             await self.app(scope, receive, send)
             return
         trim_field_values(scope)
@@ -34,9 +39,21 @@ class BodyGuard:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await refuse(send, BodyTooLarge(limit=self.max_bytes))
             return
-        body = await self._read(receive)
-        if body is None:
-            await refuse(send, BodyTooLarge(limit=self.max_bytes))
+        # Many clients holding large bodies half-sent would each keep what they sent: a budget bounds the total.
+        held = [int(declared) if declared is not None else 0]
+        if self.buffered + held[0] > self.max_buffered:
+            await refuse(send, ServerBusy(seconds=1), headers=RETRY_SOON)
+            return
+        self.buffered += held[0]
+        try:
+            await self._guard(scope, receive, send, held)
+        finally:
+            self.buffered -= held[0]
+
+    async def _guard(self, scope: Scope, receive: Receive, send: Send, held: list[int]) -> None:
+        body = await self._read(receive, held)
+        if not isinstance(body, bytes):
+            await refuse(send, body, headers=RETRY_SOON if isinstance(body, ServerBusy) else ())
             return
         try:
             # JSON over HTTP is UTF-8 (RFC 8259 §8.1); decoding first skips json.loads' encoding sniffing, which
@@ -61,7 +78,7 @@ class BodyGuard:
         scope.setdefault("state", {})[FACTS_KEY] = read_facts(scope["path"], payload)
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read(self, receive: Receive) -> bytes | None:
+    async def _read(self, receive: Receive, held: list[int]) -> bytes | BodyTooLarge | ServerBusy:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -71,7 +88,12 @@ class BodyGuard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                return None
+                return BodyTooLarge(limit=self.max_bytes)
+            if size > held[0]:  # a chunked body (or more than declared): count what arrives
+                self.buffered += size - held[0]
+                held[0] = size
+                if self.buffered > self.max_buffered:
+                    return ServerBusy(seconds=1)
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break

@@ -98,6 +98,15 @@ class ClientAddress:
                 return hop
         return address
 
+    def identity(self, scope: Scope) -> str:
+        """Who a request counts against: the token's subject when it carries one, else the client address."""
+        user = scope.get("user")
+        token = getattr(user, "access_token", None)
+        principal = f"sub:{token.subject or token.client_id}" if token else f"ip:{self.of(scope)}"
+        if len(principal) > 80:
+            principal = "h:" + hashlib.blake2s(principal.encode()).hexdigest()
+        return principal
+
     def _is_trusted(self, address: str) -> bool:
         try:
             ip = ipaddress.ip_address(address)
@@ -226,7 +235,7 @@ async def close_storage(storage: Storage) -> None:
             await client.aclose()
 
 
-class _Counting:
+class Counting:
     """What both limits share: the counter store (closed at shutdown), client addresses and the paths left alone."""
 
     def __init__(
@@ -265,7 +274,7 @@ class _Counting:
         await close_storage(self.counter.storage)
 
 
-class RateLimit(_Counting):
+class RateLimit(Counting):
     """ASGI middleware: count each request, add RateLimit-* headers, refuse with 429 (or 503 when failing closed)."""
 
     def __init__(
@@ -309,7 +318,7 @@ class RateLimit(_Counting):
         await self.app(scope, receive, send_with_headers)
 
     async def _check(self, scope: Scope) -> Verdict | None:
-        identity = self._identity(scope)
+        identity = self.addresses.identity(scope)
         costs: dict[str, tuple[list[RateLimitItem], int]] = {}
         facts = facts_of(scope)
         for operation in facts.operations if facts is not None else operations(scope["path"], None):
@@ -320,16 +329,8 @@ class RateLimit(_Counting):
         refused = [verdict for verdict in found if not verdict.allowed]
         return min(refused or found, key=lambda verdict: verdict.remaining) if found else None
 
-    def _identity(self, scope: Scope) -> str:
-        user = scope.get("user")
-        token = getattr(user, "access_token", None)
-        principal = f"sub:{token.subject or token.client_id}" if token else f"ip:{self.addresses.of(scope)}"
-        if len(principal) > 80:
-            principal = "h:" + hashlib.blake2s(principal.encode()).hexdigest()
-        return principal
 
-
-class AuthFailureLimit(_Counting):
+class AuthFailureLimit(Counting):
     """ASGI middleware in front of the bearer gate: a client IP that sent too many refused tokens gets 429 unchecked.
 
     Every refused token (malformed, bad signature, unknown to introspection, expired, foreign) counts against

@@ -18,6 +18,7 @@ from typing import Any
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -30,7 +31,14 @@ from horologe.i18n.language import choose
 from horologe.jsontext import compact_json
 from horologe.protocol import prompts, resources
 from horologe.protocol.dispatch import dispatch
-from horologe.protocol.errors import InvalidRequest, RequestError, UnsupportedMediaType, answer_for, status_of_code
+from horologe.protocol.errors import (
+    InvalidRequest,
+    MethodNotAllowed,
+    RequestError,
+    UnsupportedMediaType,
+    answer_for,
+    status_of_code,
+)
 from horologe.protocol.listing import tool_definition
 from horologe.protocol.pipeline import LANGUAGE_SCOPE_KEY, RenderedError
 from horologe.tools.spec import ToolSpec
@@ -155,6 +163,16 @@ def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...]) -> list[Route]
         Route("/mcp/prompts/get", endpoint("prompts/get"), methods=["POST"]),
         Route("/mcp/capabilities", capabilities, methods=["GET"]),
     ]
+
+
+async def method_not_allowed(request: Request, exc: Exception) -> Response:
+    """405 for a verb a route does not serve (Starlette's routing raises it): a JSON-RPC error and `Allow`."""
+    allowed = (exc.headers or {}).get("Allow", "") if isinstance(exc, HTTPException) else ""
+    error = MethodNotAllowed(method=request.method, path=request.url.path, allowed=allowed or "another method")
+    response = _refused(error)
+    if allowed:
+        response.headers["Allow"] = allowed
+    return response
 
 
 def _refused(error: RequestError) -> Response:

@@ -25,8 +25,10 @@ SETTINGS_ENV = "HOROLOGE_INTERNAL_SETTINGS_JSON"
 
 
 def serve_http(settings: Settings) -> None:
-    """Run uvicorn (uvloop and httptools when installed) with graceful shutdown on SIGTERM."""
-    import uvicorn
+    """Run uvicorn (uvloop and httptools when installed) with deadlines for slow clients and a graceful SIGTERM."""
+    from uvicorn.supervisors import Multiprocess
+
+    from horologe.http.connection import DeadlineConfig, DrainingServer, deadline_protocol
 
     http = settings.http
     policy = AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)  # before forking
@@ -53,6 +55,11 @@ def serve_http(settings: Settings) -> None:
         "log_config": None,  # uvicorn's loggers propagate to horologe's one handler (horologe.logs)
         "timeout_graceful_shutdown": http.graceful_shutdown_seconds,
         "server_header": False,
+        "http": deadline_protocol(),
+        "header_timeout": http.header_timeout_seconds,
+        "body_timeout": http.body_timeout_seconds,
+        "timeout_keep_alive": http.keep_alive_seconds,
+        "limit_concurrency": http.max_connections,
     }
     if http.workers == 1:
         from horologe.heap import settle_after_startup
@@ -60,12 +67,18 @@ def serve_http(settings: Settings) -> None:
 
         app = create_app(settings)
         settle_after_startup()
-        uvicorn.run(app, **options)
+        server = DrainingServer(DeadlineConfig(app, **options))
+        server.run()
+        if not server.started:
+            raise SystemExit(3)  # uvicorn's code for a server that could not start (it logged why)
         return
     os.environ[SETTINGS_ENV] = settings.model_dump_json()
     with tempfile.TemporaryDirectory(prefix="horologe-metrics-") as metrics_dir:
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
-        uvicorn.run("horologe.http.serve:app_from_environment", factory=True, workers=http.workers, **options)
+        config = DeadlineConfig(
+            "horologe.http.serve:app_from_environment", factory=True, workers=http.workers, **options
+        )
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
 
 
 def app_from_environment() -> Starlette:

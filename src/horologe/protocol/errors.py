@@ -20,6 +20,8 @@ message, as httpx proves every transport exception is mapped.
 | bearer token missing or refused      | OAuth body (RFC 6750), code 401   | same               | 401/400/503  |
 | token lacks a scope                  | OAuth body (RFC 6750), code 403   | same               | 403          |
 | the request took too long            | -32603                            | same               | 504          |
+| request sent too slowly; wrong verb  | -32600                            | same               | 408/405      |
+| too many sessions or bodies at once  | 503 (new sessions per client: 429)| same               | 503/429      |
 | anything else (a bug)                | -32603 "Internal error", logged   | same               | 500          |
 """
 
@@ -59,6 +61,7 @@ from horologe.wire import (
     RATE_LIMITED,
     SUPPORTED_VERSIONS,
     UNAUTHORIZED,
+    UNAVAILABLE,
     UNSUPPORTED_PROTOCOL_VERSION,
     error_response,
 )
@@ -162,6 +165,42 @@ class RequestTimedOut(RequestError):
 
     kind = "timeout"
     template = N_("The request took too long and was stopped.")
+
+
+class RequestTooSlow(RequestError):
+    """The request line, headers or body did not arrive within the configured deadline (a slow client)."""
+
+    kind = "timeout"
+    template = N_("The request did not arrive within {seconds} s; send the headers and the body without pauses.")
+
+
+class MethodNotAllowed(RequestError):
+    """An HTTP method the route does not serve (the answer's Allow header lists those it does)."""
+
+    template = N_("Method {method} is not allowed on {path}; use {allowed}.")
+
+
+class TooManySessions(RequestError):
+    """`--stateful`: every session the process may hold is open; a new one must wait until one ends."""
+
+    kind = "unavailable"
+    template = N_(
+        "All {limit} sessions of this server are in use; retry after {seconds} s, or use the stateless "
+        "2026-07-28 protocol, which needs no session."
+    )
+
+
+class TooManyNewSessions(RateLimited):
+    """`--stateful`: this client opened more sessions than its rate allows."""
+
+    template = N_("Too many new sessions from this client: reuse a session, or retry after {seconds} s.")
+
+
+class ServerBusy(RequestError):
+    """The process holds as many request bodies as it may buffer at once; the client should retry shortly."""
+
+    kind = "unavailable"
+    template = N_("The server is receiving too many requests at once; retry after {seconds} s.")
 
 
 class AuthRefused(RequestError):
@@ -302,6 +341,11 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     AuthUnavailable: Answer(UNAUTHORIZED, 503),
     RateLimitUnavailable: Answer(INTERNAL_ERROR, 503),
     RequestTimedOut: Answer(INTERNAL_ERROR, 504),
+    RequestTooSlow: Answer(INVALID_REQUEST, 408),
+    MethodNotAllowed: Answer(INVALID_REQUEST, 405),
+    TooManySessions: Answer(UNAVAILABLE, 503),
+    TooManyNewSessions: Answer(RATE_LIMITED, 429),
+    ServerBusy: Answer(UNAVAILABLE, 503),
     UnknownTool: Answer(INVALID_PARAMS, 404),
     UnknownResource: Answer(INVALID_PARAMS, 404),
     UnknownPrompt: Answer(INVALID_PARAMS, 404),
@@ -320,6 +364,7 @@ STATUS_OF_CODE: Final[Mapping[int, int]] = {
     HEADER_MISMATCH: 400,
     UNSUPPORTED_PROTOCOL_VERSION: 400,
     RATE_LIMITED: 429,
+    UNAVAILABLE: 503,
 }
 """The HTTP status of a JSON-RPC error the SDK answered itself (REST turns it into a status)."""
 

@@ -1,0 +1,235 @@
+"""Deadlines for slow clients, on uvicorn's HTTP/1.1 connections (httptools, or h11 when httptools is missing).
+
+uvicorn bounds the idle time between requests (`timeout_keep_alive`) but not the time a client takes to send
+one: a partial request line, partial headers or a body that drips in held the connection (and what was read of
+the body) forever. These protocol classes add two deadlines, counted from the first byte of a request (or from
+the connection's opening, for its first request) and never extended by more bytes:
+
+- `header_timeout`: the request line and headers must be complete within it;
+- `body_timeout`: then the declared body must be complete within it.
+
+A client that misses one gets 408 with a JSON-RPC error body and `Connection: close` (a connection that sent
+nothing is just closed, as keep-alive connections are); an app still waiting for the body sees a disconnect.
+
+This module imports only uvicorn: the supervisor of several workers passes these classes to its workers without
+importing the app (the error body is built on first use, in a worker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from typing import Any, Literal
+
+import h11
+from uvicorn.config import Config
+from uvicorn.protocols.http.flow_control import FlowControl
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import Server
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # the `fast` extra (httptools) is not installed: uvicorn serves with h11
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
+Phase = Literal["open", "head", "body"] | None
+"""What a connection waits for: its first request ("open"), the rest of a request's head, its body, or nothing."""
+
+
+class DeadlineConfig(Config):
+    """uvicorn's configuration, plus the two deadlines (picklable, so worker processes receive them)."""
+
+    def __init__(self, app: Any, *, header_timeout: float, body_timeout: float, **options: Any) -> None:
+        super().__init__(app, **options)
+        self.header_timeout = header_timeout
+        self.body_timeout = body_timeout
+
+
+_TOO_SLOW: dict[float, bytes] = {}
+
+
+def too_slow_response(seconds: float) -> bytes:
+    """The raw 408 answer for a request that missed a deadline of `seconds`."""
+    raw = _TOO_SLOW.get(seconds)
+    if raw is None:
+        from horologe.protocol.errors import RequestTooSlow, edge_answer  # in a worker, already imported
+
+        status, body = edge_answer(RequestTooSlow(seconds=f"{seconds:g}"))
+        head = (
+            f"HTTP/1.1 {status} Request Timeout\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        )
+        raw = _TOO_SLOW[seconds] = head.encode() + body
+    return raw
+
+
+class _Deadlines:
+    """What both protocol classes share: one timer per connection, moved along as the request's phase changes."""
+
+    config: Config
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    flow: FlowControl
+    cycle: Any
+
+    _phase: Phase = None
+    _timer: asyncio.TimerHandle | None = None
+
+    def _track(self, phase: Phase) -> None:
+        """Start the deadline of a new phase; a phase already under way keeps its deadline."""
+        if phase == self._phase:
+            return
+        self._phase = phase
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if phase is not None:
+            self._timer = self.loop.call_later(self._seconds(phase), self._expired)
+
+    def _seconds(self, phase: Phase) -> float:
+        seconds: float = self.config.body_timeout if phase == "body" else self.config.header_timeout  # type: ignore[attr-defined]
+        return seconds
+
+    def _expired(self) -> None:
+        self._timer = None
+        phase = self._phase
+        if self.transport.is_closing():
+            return
+        if self.flow.read_paused:  # uvicorn stopped reading (pipelining, a body the app has not taken): not the client
+            self._timer = self.loop.call_later(self._seconds(phase), self._expired)
+            return
+        self._phase = None
+        cycle = self.cycle
+        if phase == "head":
+            answer = cycle is None or cycle.response_complete  # else an earlier request's answer is still to come
+        else:
+            answer = phase == "body" and not cycle.response_started
+        if answer:
+            self.transport.write(too_slow_response(self._seconds(phase)))
+        self.transport.close()
+
+    def _begin(self) -> None:
+        """A request's first byte: its head is due by the deadline already running from the connection's opening."""
+        if self._phase == "open":
+            self._phase = "head"
+        else:
+            self._track("head")
+
+
+if HttpToolsProtocol is not None:
+
+    class HttpToolsDeadlines(_Deadlines, HttpToolsProtocol):
+        """uvicorn's httptools protocol with the header and body deadlines."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            """Start the first request's header deadline."""
+            super().connection_made(transport)
+            self._track("open")
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            """Drop the deadline."""
+            self._track(None)
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            """A request starts: its head is due."""
+            super().on_message_begin()
+            self._begin()
+
+        def on_headers_complete(self) -> None:
+            """The head is in: the body is due."""
+            super().on_headers_complete()
+            self._track("body")
+
+        def on_message_complete(self) -> None:
+            """The request is in: no deadline until the next one starts."""
+            super().on_message_complete()
+            self._track(None)
+
+
+class H11Deadlines(_Deadlines, H11Protocol):
+    """uvicorn's h11 protocol with the header and body deadlines (read from h11's state after each chunk)."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start the first request's header deadline."""
+        super().connection_made(transport)
+        self._track("open")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the deadline."""
+        self._track(None)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        """Feed h11, then move the deadline along with the request's phase."""
+        super().data_received(data)
+        if self.transport.is_closing():
+            self._track(None)
+        elif self.conn.their_state is h11.SEND_BODY:
+            self._track("body")
+        elif self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
+            self._begin()
+        else:  # the request is in (or the connection is done)
+            self._track(None)
+
+
+def deadline_protocol() -> type[asyncio.Protocol]:
+    """The protocol class uvicorn's "auto" would pick (httptools when installed, else h11), with the deadlines."""
+    return HttpToolsDeadlines if HttpToolsProtocol is not None else H11Deadlines
+
+
+class DrainingServer(Server):
+    """uvicorn's server, but SIGTERM answers the connections clients already opened instead of resetting them.
+
+    uvicorn's shutdown closes the listening socket (the kernel resets the connections queued on it, not yet
+    accepted) and then closes every connection whose request has not been read yet. After a call that kept the
+    event loop busy, that is every request that arrived meanwhile. This shutdown first accepts what is queued,
+    stops listening, and lets each connection that has begun a request read its head (a client that opened a
+    connection and sent nothing gets a second); then uvicorn's shutdown answers them all within the grace period.
+    """
+
+    QUIET_SECONDS = 1.0
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Accept what is queued, stop listening, read the heads of begun requests, then shut down as uvicorn does."""
+        loop = asyncio.get_running_loop()
+        queued = [accepted for server in self.servers for accepted in _accept_queued(server)]
+        for server in self.servers:
+            server.close()
+        for accepted in queued:
+            await loop.connect_accepted_socket(self._protocol, accepted, ssl=self.config.ssl)
+        await self._read_heads(loop)
+        await super().shutdown(sockets)
+
+    def _protocol(self) -> asyncio.Protocol:
+        protocol: asyncio.Protocol = self.config.http_protocol_class(  # type: ignore[call-arg]
+            config=self.config, server_state=self.server_state, app_state=self.lifespan.state
+        )
+        return protocol
+
+    async def _read_heads(self, loop: asyncio.AbstractEventLoop) -> None:
+        started = loop.time()
+        limit = started + (self.config.timeout_graceful_shutdown or 0)
+        while loop.time() < limit:
+            quiet = loop.time() - started >= self.QUIET_SECONDS
+            phases = [getattr(connection, "_phase", None) for connection in self.server_state.connections]
+            if "head" not in phases and (quiet or "open" not in phases):
+                return
+            await asyncio.sleep(0.02)
+
+
+def _accept_queued(server: asyncio.AbstractServer) -> list[socket.socket]:
+    """The connections the kernel accepted on the server's listening sockets that the loop has not taken yet."""
+    accepted: list[socket.socket] = []
+    for listener in getattr(server, "sockets", None) or ():
+        with socket.socket(fileno=os.dup(listener.fileno())) as own:
+            own.setblocking(False)
+            while True:
+                try:
+                    connection, _ = own.accept()
+                except OSError:  # BlockingIOError: nothing more is queued
+                    break
+                connection.setblocking(False)
+                accepted.append(connection)
+    return accepted

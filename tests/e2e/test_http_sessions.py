@@ -1,0 +1,99 @@
+"""`--stateful` session limits over a real uvicorn process (issue 17, finding 6): the table's cap, the idle
+timeout and the per-client rate of new sessions are settings, and each refusal is a clear answer."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import RunningServer, start_http_server
+
+pytestmark = [pytest.mark.e2e]
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "flood", "version": "1"}},
+}
+HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def request(
+    server: RunningServer, method: str, body: object = None, session: str | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """One request to /mcp; its status, headers (lower-case names) and body."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    headers = {**HEADERS, **({"Mcp-Session-Id": session} if session else {})}
+    connection.request(method, "/mcp", body=json.dumps(body).encode() if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    raw = response.read()
+    connection.close()
+    return response.status, {name.lower(): value for name, value in response.getheaders()}, raw
+
+
+def open_session(server: RunningServer) -> tuple[int, dict[str, str], bytes]:
+    """Send an initialize without a session id (the request that opens a session)."""
+    return request(server, "POST", INITIALIZE)
+
+
+@pytest.fixture(scope="module")
+def small_table() -> Iterator[RunningServer]:
+    """Three sessions at most, idle after two seconds, any number of new sessions per client."""
+    server = start_http_server(
+        extra=["--stateful"],
+        env={
+            "HOROLOGE_HTTP__MAX_SESSIONS": "3",
+            "HOROLOGE_HTTP__SESSION_IDLE_SECONDS": "2",
+            "HOROLOGE_HTTP__NEW_SESSIONS_PER_CLIENT": "",
+        },
+    )
+    yield server
+    server.stop()
+
+
+def test_a_full_session_table_answers_503_with_retry_after_and_frees_on_delete(small_table: RunningServer) -> None:
+    sessions = []
+    for _ in range(3):
+        status, headers, _ = open_session(small_table)
+        assert status == 200
+        sessions.append(headers["mcp-session-id"])
+    status, headers, body = open_session(small_table)
+    assert status == 503
+    assert headers["retry-after"] == "2"
+    error = json.loads(body)["error"]
+    assert error["code"] == 503
+    assert error["message"].startswith("All 3 sessions of this server are in use; retry after 2 s")
+    assert request(small_table, "DELETE", session=sessions[0])[0] == 200
+    assert open_session(small_table)[0] == 200
+
+
+def test_idle_sessions_are_closed_after_the_idle_timeout(small_table: RunningServer) -> None:
+    time.sleep(2.5)  # every session of the test before is idle past its timeout
+    opened = [open_session(small_table) for _ in range(3)]
+    assert [status for status, _, _ in opened] == [200, 200, 200]
+    time.sleep(3)
+    assert (
+        request(small_table, "POST", {"jsonrpc": "2.0", "id": 2, "method": "ping"}, opened[0][1]["mcp-session-id"])[0]
+        == 404
+    )
+
+
+def test_one_client_cannot_open_sessions_faster_than_its_rate() -> None:
+    server = start_http_server(extra=["--stateful", "--new-sessions-per-client", "2/minute"])
+    try:
+        statuses = [open_session(server)[0] for _ in range(2)]
+        status, headers, body = open_session(server)
+        session = request(server, "POST", INITIALIZE)  # still refused: the window has not ended
+    finally:
+        server.stop()
+    assert statuses == [200, 200]
+    assert status == 429 and session[0] == 429
+    assert int(headers["retry-after"]) >= 1
+    error = json.loads(body)["error"]
+    assert error["code"] == 429
+    assert error["message"].startswith("Too many new sessions from this client")

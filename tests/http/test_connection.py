@@ -1,0 +1,119 @@
+"""The header and body deadlines of both uvicorn protocol classes (httptools, and h11 for installs without it),
+on a real socket to a uvicorn server running in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from starlette.types import Receive, Scope, Send
+
+from horologe.http.connection import DeadlineConfig, H11Deadlines, HttpToolsDeadlines
+from tests.e2e.conftest import free_port
+
+HEADER = 0.5
+BODY = 0.8
+
+
+async def echo(scope: Scope, receive: Receive, send: Send) -> None:
+    """Read the whole body, answer how long it was (or nothing, when the client went away)."""
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body = str(size).encode()
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(len(body)).encode())]}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@pytest.fixture(params=[HttpToolsDeadlines, H11Deadlines], ids=["httptools", "h11"])
+def port(request: pytest.FixtureRequest) -> Iterator[int]:
+    """A uvicorn server with short deadlines and the protocol class under test, in a thread."""
+    chosen = free_port()
+    config = DeadlineConfig(
+        echo,
+        host="127.0.0.1",
+        port=chosen,
+        http=request.param,
+        header_timeout=HEADER,
+        body_timeout=BODY,
+        lifespan="off",
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield chosen
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def converse(port: int, *pieces: bytes, pause: float = 0.0) -> tuple[bytes, float]:
+    """Send the pieces (with a pause between them), then read until the server closes; and how long it took."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        started = time.monotonic()
+        for index, piece in enumerate(pieces):
+            if index:
+                time.sleep(pause)
+            client.sendall(piece)
+        received = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while chunk := client.recv(65536):
+                received += chunk
+        return received, time.monotonic() - started
+
+
+POST = b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "seconds"),
+    [(b"GET /ec", HEADER), (b"GET /echo HTTP/1.1\r\nHost: x\r\nX-Slow: 1", HEADER), (POST + b"12345", BODY)],
+    ids=["request line", "headers", "body"],
+)
+def test_a_request_that_stops_coming_gets_408_at_its_deadline(port: int, raw: bytes, seconds: float) -> None:
+    answer, took = converse(port, raw)
+    assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    assert b"connection: close\r\n" in answer
+    assert f"within {seconds:g} s".encode() in answer
+    assert seconds - 0.05 <= took < seconds + 1
+
+
+def test_a_connection_that_sends_nothing_is_closed_without_an_answer(port: int) -> None:
+    answer, took = converse(port)
+    assert answer == b""
+    assert HEADER - 0.05 <= took < HEADER + 1
+
+
+def test_the_first_request_is_due_from_the_connections_opening(port: int) -> None:
+    answer, took = converse(port, b"", b"GET /echo HTTP/1.1\r\n", pause=HEADER * 0.8)
+    assert answer.startswith(b"HTTP/1.1 408")
+    assert took < HEADER + 0.3
+
+
+def test_a_request_sent_in_pieces_within_the_deadlines_is_answered(port: int) -> None:
+    answer, _ = converse(port, POST[:20], POST[20:] + b"12345", b"67890", b"", pause=0.2)
+    assert b"HTTP/1.1 200 OK" in answer and answer.endswith(b"10")
+
+
+def test_a_keep_alive_connections_next_request_has_its_own_deadline(port: int) -> None:
+    complete = b"GET /echo HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer, took = converse(port, complete, b"GET /echo HT", pause=0.3)
+    statuses = [part[:3] for part in answer.split(b"HTTP/1.1 ")[1:]]
+    assert statuses == [b"200", b"408"]
+    assert 0.3 + HEADER - 0.05 <= took < 0.3 + HEADER + 1
