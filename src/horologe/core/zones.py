@@ -16,9 +16,10 @@ Resolution order (first match wins):
 10. a city named only by a legacy link (``Calcutta``, ``Eastern``).
 
 With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further,
-after the country names: the CLDR exemplar city of a zone in six languages (``Wien``, ``東京``), then any city of
-15,000+ people by its name or a former or foreign name (``Mumbai``, ``Bombay``, ``München``), the most populous
-first; cities of similar size in different zones are an ambiguity, answered with the candidates.
+after the country names (also in six languages: ``Japon``, ``日本``): any city of 15,000+ people by its name or a
+former or foreign name (``Mumbai``, ``Bombay``, ``München``, ``北京``), the most populous first (cities of similar
+size in different zones are an ambiguity, answered with the candidates), then the CLDR exemplar city of a zone in
+six languages (``Wien``, ``東京``), before the legacy links.
 
 Abbreviation rule, one in every season: an abbreviation a person types names its region's clock all year
 (``EST`` and ``EDT`` are America/New_York's clock, in July too, as ``PST`` is Los Angeles'), and the zone says it
@@ -580,9 +581,9 @@ _STEPS = (
     _by_country_code,
     _by_folded_key,
     _by_primary_city,
-    _by_exemplar_city,
     _by_country_name,
     _by_place,
+    _by_exemplar_city,
     _by_any_city,
 )
 
