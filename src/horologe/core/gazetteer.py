@@ -46,8 +46,8 @@ class Gazetteer:
         self._source = source
 
     @cached_property
-    def _rows(self) -> list[list[str]]:
-        return [line.split("\t") for line in self._lines("c\t")]
+    def _rows(self) -> list[str]:
+        return self._lines("c\t")
 
     @cached_property
     def exemplars(self) -> Mapping[str, tuple[str, ...]]:
@@ -81,25 +81,27 @@ class Gazetteer:
 
     def place(self, row: int) -> Place:
         """The city of a row."""
-        fields = self._rows[row]
-        return Place(fields[1], fields[4], int(fields[5]), fields[6])
+        _, name, _, _, country, population, zone = self._rows[row].split("\t")
+        return Place(name, country, int(population), zone)
 
     @cached_property
-    def _index(self) -> Mapping[str, list[int]]:
-        """Folded name -> rows; a row bearing it as an alternate name is stored negated (-1 - row)."""
-        index: dict[str, list[int]] = {}
-        for row, fields in enumerate(self._rows):
+    def _index(self) -> Mapping[str, int | tuple[int, ...]]:
+        """Folded name -> its row, or rows; a row bearing it as an alternate name is stored negated (-1 - row)."""
+        index: dict[str, int | tuple[int, ...]] = {}
+        for row, line in enumerate(self._rows):
+            fields = line.split("\t", 4)
             for name in fields[2].split("|"):
-                index.setdefault(name, []).append(row)
+                _add(index, name, row)
             if fields[3]:
                 for name in fields[3].split("|"):
-                    index.setdefault(name, []).append(-1 - row)
+                    _add(index, name, -1 - row)
         return index
 
     def matches(self, folded: str) -> list[Match]:
         """The cities a folded name names, best first: by population, alternate names weighing a tenth."""
+        entries = self._index.get(folded, ())
         found: dict[int, Match] = {}
-        for entry in self._index.get(folded, ()):
+        for entry in (entries,) if isinstance(entries, int) else entries:
             alternate = entry < 0
             row = -1 - entry if alternate else entry
             place = self.place(row)
@@ -112,21 +114,39 @@ class Gazetteer:
     def spellings(self) -> Mapping[str, Place]:
         """Folded names of the larger cities (names and alternates) -> the largest city bearing it."""
         found: dict[str, int] = {}
-        for row, fields in enumerate(self._rows):
-            if int(fields[5]) < FUZZY_POPULATION:
+        for row, line in enumerate(self._rows):
+            _, _, names, alternates, _, population, _ = line.split("\t")
+            if int(population) < FUZZY_POPULATION:
                 break  # rows are written largest first
-            for name in fields[2].split("|") + fields[3].split("|"):
+            for name in names.split("|") + alternates.split("|"):
                 if name:
                     found.setdefault(name, row)
         return _Places(self, found)
 
+    @cached_property
+    def spellings_by_initial(self) -> Mapping[str, tuple[str, ...]]:
+        """The spellings grouped by their first character (a typo seldom hits the first letter)."""
+        grouped: dict[str, list[str]] = {}
+        for name in self.spellings:
+            grouped.setdefault(name[:1], []).append(name)
+        return {initial: tuple(names) for initial, names in grouped.items()}
+
     def zones_by_population(self, country: str) -> list[str]:
         """A country's zones, the most populous first (by the people of its cities in the table)."""
         people: dict[str, int] = {}
-        for fields in self._rows:
-            if fields[4] == country:
-                people[fields[6]] = people.get(fields[6], 0) + int(fields[5])
+        for line in self._rows:
+            _, _, _, _, code, population, zone = line.split("\t")
+            if code == country:
+                people[zone] = people.get(zone, 0) + int(population)
         return sorted(people, key=lambda zone: -people[zone])
+
+
+def _add(index: dict[str, int | tuple[int, ...]], name: str, entry: int) -> None:
+    known = index.get(name)
+    if known is None:
+        index[name] = entry
+    else:
+        index[name] = (known, entry) if isinstance(known, int) else (*known, entry)
 
 
 class _Places(Mapping[str, Place]):

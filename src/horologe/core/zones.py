@@ -639,8 +639,8 @@ def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) 
     for candidate in _close(folded, _cities().keys()):
         key = _prefer_primary(_cities()[candidate])[0]
         _keep_best(scored, key, key, _ratio(folded, candidate))
-    if places is not None:
-        for candidate in _close(folded, places.spellings.keys()):
+    if places is not None and folded:
+        for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
             place = places.spellings[candidate]
             _keep_best(scored, place.zone, _place_label(place), _ratio(folded, candidate))
     ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in _primary_names(), zone))
