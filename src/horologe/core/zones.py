@@ -11,15 +11,15 @@ Resolution order (first match wins):
 5. an abbreviation from the curated table below (``PST``, ``IST`` ...);
 6. an ISO 3166 country code (``AT``);
 7. an IANA key ignoring accents and spaces vs underscores (``America/Sao Paulo``);
-8. a city: the last segment of a canonical or zone.tab key (``new york``, ``São Paulo``);
-9. a country name (``Austria``, ``Samoa``);
+8. a country name (``Austria``, ``Samoa``);
+9. a city: the last segment of a canonical or zone.tab key (``new york``, ``São Paulo``);
 10. a city named only by a legacy link (``Calcutta``, ``Eastern``).
 
-With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further,
-after the country names (also in six languages: ``Japon``, ``日本``): any city of 15,000+ people by its name or a
-former or foreign name (``Mumbai``, ``Bombay``, ``München``, ``北京``), the most populous first (cities of similar
-size in different zones are an ambiguity, answered with the candidates), then the CLDR exemplar city of a zone in
-six languages (``Wien``, ``東京``), before the legacy links.
+With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further:
+country names in six languages (``Japon``, ``日本``) at step 8; before step 9, any city of 15,000+ people by its
+name or a former or foreign name (``Mumbai``, ``Bombay``, ``München``, ``北京``), the most populous first (cities
+of similar size in different zones, ``San Juan``, are an ambiguity answered with the candidates); after step 9,
+the CLDR exemplar city of a zone in six languages (``Wien``, ``東京``).
 
 Abbreviation rule, one in every season: an abbreviation a person types names its region's clock all year
 (``EST`` and ``EDT`` are America/New_York's clock, in July too, as ``PST`` is Los Angeles'), and the zone says it
@@ -580,9 +580,9 @@ _STEPS = (
     _by_abbreviation,
     _by_country_code,
     _by_folded_key,
-    _by_primary_city,
     _by_country_name,
     _by_place,
+    _by_primary_city,
     _by_exemplar_city,
     _by_any_city,
 )
@@ -606,11 +606,6 @@ def did_you_mean_hint(candidates: Sequence[tuple[str, str]], now: datetime | Non
     if not candidates:
         return ()
     return (msg(N_("Did you mean {candidates}?"), candidates=_labelled(candidates, now)),)
-
-
-def quoted_list(names: Sequence[str]) -> str:
-    """Names quoted and joined with commas: "'Europe/Vienna', 'Europe/Berlin'" (no English 'or' to translate)."""
-    return ", ".join(repr(name) for name in names)
 
 
 def _labelled(candidates: Sequence[tuple[str, str]], now: datetime | None) -> str:
