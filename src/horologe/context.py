@@ -33,6 +33,7 @@ class RequestContext:
     request carried in `_meta`.
     `memory` is where the preference and timer tools keep what they remember (`horologe.memory`).
     `budget` is how much computation the call may spend (`horologe.core.budget`; the executor sets it per call).
+    `zone_readings` is what the tools read typed zones as (a result's `timezone_input`).
     """
 
     now: datetime
@@ -48,6 +49,8 @@ class RequestContext:
     capabilities: Mapping[str, Any] = field(default_factory=dict)
     trace: Mapping[str, str] = field(default_factory=dict)
     budget: Budget = UNLIMITED
+    zone_readings: list[dict[str, object]] = field(default_factory=list)
+    """How this request's typed zones were read, when not by a zone's own name (`tools.present.zone_of` records)."""
 
     @property
     def clock(self) -> datetime:
