@@ -111,7 +111,8 @@ def build(label: str) -> App:
     from horologe.http.app import create_app
 
     # Access log off unless asked for: its line goes to stderr, which a terminal makes expensive.
-    return create_app(load_settings(overrides={"http": {"access_log": label == HOROLOGE_LOGGING}}))
+    overrides = {"server": {"transport": "http"}, "http": {"access_log": label == HOROLOGE_LOGGING}}
+    return create_app(load_settings(overrides=overrides))
 
 
 def apps() -> dict[str, App]:
