@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
 from typing import Any, Final
 
 from horologe.context import RequestContext
@@ -30,7 +31,15 @@ def zone_of(text: str, ctx: RequestContext) -> ResolvedZone:
     narrows ambiguous names."""
     if text.strip().lower() == LOCAL:
         return ctx.default_zone
-    return resolve_zone(text, country_hint=ctx.country)
+    return _resolved(text, ctx.country)
+
+
+@lru_cache(maxsize=1024)
+def _resolved(text: str, country: str | None) -> ResolvedZone:
+    # Resolution is pure (the database does not change while a server runs) and calls name few zones, so the
+    # same spelling is resolved once: about a quarter of a get_current_time or convert_timezone call's own time.
+    # Errors are not cached; they are raised again.
+    return resolve_zone(text, country_hint=country)
 
 
 def zone_from(text: str | None, ctx: RequestContext) -> ResolvedZone:
