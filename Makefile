@@ -7,7 +7,7 @@ UV := .tools/bin/uv
 VENV := .venv
 ARGS ?=
 
-.PHONY: run test check lint format typecheck clean executable executable-check package-check bench bench-http bench-stdio i18n-extract \
+.PHONY: run test check lint format typecheck clean executable executable-check package-check bench i18n-extract \
 	i18n-update i18n-compile
 
 $(UV):
@@ -67,9 +67,6 @@ executable-check: dist/horologe  ## run the seed's stdio example with dist/horol
 	case "$$out" in *'"id":1,"result":'*'"timezone"'*) echo "dist/horologe answered: $$(echo "$$out" | cut -c1-100)…";; \
 	*) echo "dist/horologe gave no tools/call result: $$out" >&2; exit 1;; esac
 
-bench-http: $(VENV)/.dev  ## HTTP benchmark against the SDK time server and a bare baseline (needs ../shared)
-	$(VENV)/bin/python bench/http_load.py
-
 # Catalogs (SEP-2792): extract our strings, merge them into every language's .po, compile the shipped .mo files.
 LOCALES := src/horologe/i18n/locales
 I18N_LANGUAGES := en de fr es ja zh_Hans
@@ -90,7 +87,5 @@ i18n-update: $(VENV)/.dev  ## merge the template into each .po (new languages: p
 i18n-compile: $(VENV)/.dev  ## compile every .po into the .mo shipped in the package
 	$(UV) run --frozen pybabel compile -D horologe -d $(LOCALES) --statistics
 
-bench-stdio: $(VENV)/.dev  ## stdio benchmark against mcp-server-time (installed into .bench/) and the bare baseline
-	$(VENV)/bin/python bench/stdio_load.py
-
-bench: bench-stdio bench-http  ## every benchmark, Markdown tables on stdout (needs ../shared)
+bench: $(VENV)/.dev  ## horologe vs the official server on the realistic mix, stdio and HTTP, ratios (needs ../shared)
+	$(VENV)/bin/python bench/compare.py $(ARGS)

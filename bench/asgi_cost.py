@@ -1,17 +1,18 @@
-"""CPU per 2026-era `tools/call` of horologe's HTTP app next to the SDK's floor, called in process.
+"""CPU per `tools/call` of horologe's HTTP app next to the SDK's floor, called in process, on the realistic mix.
 
 No uvicorn and no sockets: each app is called directly as ASGI, in interleaved rounds, and the process CPU time
 per request is reported. What uvicorn and the load generator cost is the same for every server, so this is the
 steadiest view of what horologe adds on top of the SDK (the HTTP benchmark's ratios swing with the machine).
+The requests are bench/mix.py's full mix (half with an Accept-Language header) in the era chosen; the floor
+answers every call with the time, so its row is what the SDK alone costs per request.
 
-    .venv/bin/python bench/asgi_cost.py [--n 2000] [--rounds 5] [--profile]
+    .venv/bin/python bench/asgi_cost.py [--n 2000] [--rounds 5] [--era modern|legacy] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
 import sys
@@ -22,26 +23,21 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("HOROLOGE_LOG_LEVEL", "WARNING")
 
+from drive import http_request
+from mix import calls
+
 App = Any
-ENVELOPE = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": {"name": "asgi_cost", "version": "1"},
-}
+ERA = "modern"  # --era
+SEQUENCE = calls("full", "horologe", 500)
 
 
-def request(request_id: int, tool: str = "get_current_time") -> tuple[dict[str, Any], bytes]:
-    """The scope and body http_bench.py sends in the 2026 era."""
-    params = {"name": tool, "arguments": {}, "_meta": ENVELOPE}
-    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode()
+def request(request_id: int) -> tuple[dict[str, Any], bytes]:
+    """The scope and body bench/drive.py sends for the request_id-th call of the mix in ERA."""
+    raw = http_request("127.0.0.1", 8080, "/mcp", ERA, SEQUENCE[request_id % len(SEQUENCE)], request_id)
+    head, body = raw.split(b"\r\n\r\n", 1)
     headers = [
-        (b"host", b"127.0.0.1:8080"),
-        (b"content-type", b"application/json"),
-        (b"accept", b"application/json, text/event-stream"),
-        (b"mcp-protocol-version", b"2026-07-28"),
-        (b"mcp-method", b"tools/call"),
-        (b"mcp-name", tool.encode()),
-        (b"content-length", str(len(body)).encode()),
+        (name.strip().lower(), value.strip())
+        for name, _, value in (line.partition(b":") for line in head.split(b"\r\n")[1:])
     ]
     scope = {
         "type": "http",
@@ -92,7 +88,8 @@ async def call(app: App, request_id: int) -> None:
         sent.append(message)
 
     await app(scope, receive, send)
-    if sent[0].get("status") != 200:
+    answer = b"".join(message.get("body", b"") for message in sent)
+    if sent[0].get("status") != 200 or b'"isError":true' in answer:
         raise SystemExit(f"request failed: {sent}")
 
 
@@ -114,7 +111,8 @@ def build(label: str) -> App:
     from horologe.http.app import create_app
 
     # Access log off unless asked for: its line goes to stderr, which a terminal makes expensive.
-    return create_app(load_settings(overrides={"http": {"access_log": label == HOROLOGE_LOGGING}}))
+    overrides = {"server": {"transport": "http"}, "http": {"access_log": label == HOROLOGE_LOGGING}}
+    return create_app(load_settings(overrides=overrides))
 
 
 def apps() -> dict[str, App]:
@@ -160,14 +158,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=2000, help="requests per round and app")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--era", choices=("modern", "legacy"), default="modern")
     parser.add_argument("--profile", action="store_true", help="cProfile horologe's app instead")
     args = parser.parse_args()
+    global ERA
+    ERA = args.era
     if args.profile:
         asyncio.run(profile(args.n))
         return 0
     results = asyncio.run(measure(args.n, args.rounds))
     floor = statistics.median(next(iter(results.values())))
-    print(f"### In-process CPU per 2026-era tools/call (median of {args.rounds} interleaved rounds of {args.n})\n")
+    era = "2026-07-28" if ERA == "modern" else "2025-11-25"
+    print(
+        f"### In-process CPU per {era} tools/call on the full mix"
+        f" (median of {args.rounds} interleaved rounds of {args.n})\n"
+    )
     print("| app | µs per request | vs SDK floor |")
     print("|---|---|---|")
     for label, values in results.items():

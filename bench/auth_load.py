@@ -1,22 +1,21 @@
 """Cost of auth (JWT via JWKS) plus Redis-backed rate limits on /mcp, next to the same server unprotected.
 
 Starts a redis-server and a token issuer on loopback, then horologe twice (plain; auth + Redis limits) and drives
-/mcp with ../shared/tools/http_bench.py (32 clients, 10 s, modern era). http_bench sends no Authorization header,
-so it runs from a patched copy that adds one. Prints a Markdown table.
+/mcp with bench/drive.py on the realistic mix (bench/mix.py, 32 clients, 10 s, 2026-07-28 era), with a bearer
+token on the protected one. Prints a Markdown table.
 
-    .venv/bin/python bench/auth_load.py [--shared ../shared] [--duration 10] [--concurrency 32] [--rounds 1]
+    .venv/bin/python bench/auth_load.py [--duration 10] [--concurrency 32] [--rounds 1] [--era modern|legacy]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -27,50 +26,36 @@ from tests.e2e.test_ratelimit_redis import Redis  # noqa: E402
 from tests.http.auth.issuer import Issuer, new_key, serve  # noqa: E402  (the tests' real issuer, reused)
 
 
-def patched_bench(shared: Path, directory: Path) -> Path:
-    """http_bench.py with `Authorization: $BENCH_AUTHORIZATION` added to every request when set."""
-    source = (shared / "tools" / "http_bench.py").read_text(encoding="utf-8")
-    marker = '"Connection": "keep-alive"}'
-    assert marker in source, "http_bench.py changed; update the patch"
-    source = source.replace(
-        marker,
-        marker + "\n    if os.environ.get('BENCH_AUTHORIZATION'):\n"
-        "        headers['Authorization'] = os.environ['BENCH_AUTHORIZATION']",
-    )
-    source = source.replace("import argparse\n", "import argparse\nimport os\n", 1)
-    path = directory / "http_bench_auth.py"
-    path.write_text(source, encoding="utf-8")
-    return path
-
-
-def run(bench: Path, url: str, args: argparse.Namespace, label: str, authorization: str = "") -> dict:
+def run(url: str, args: argparse.Namespace, label: str, authorization: str = "") -> dict[str, Any]:
+    """One 32-client run of the full mix against url; its JSON result, labelled."""
     command = [
         sys.executable,
-        str(bench),
+        str(ROOT / "bench" / "drive.py"),
+        "http",
         "--url",
         url,
+        "--mix",
+        "full",
         "--era",
-        "modern",
-        "--tool",
-        "get_current_time",
+        args.era,
         "--concurrency",
         str(args.concurrency),
         "--duration",
         str(args.duration),
-        "--label",
-        label,
+        "--authorization",
+        authorization,
     ]
-    env = {**os.environ, "BENCH_AUTHORIZATION": authorization}
-    result = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    found: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return {"label": label, **found}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--era", choices=("modern", "legacy"), default="modern")
     args = parser.parse_args()
     require_shared(args.shared, "tools/http_bench.py")
     if shutil.which("redis-server") is None:
@@ -95,11 +80,9 @@ def main() -> None:
     token = issuer.token(aud=f"http://127.0.0.1:{port}/mcp", exp=2**31 - 1)
     rows = []
     try:
-        with tempfile.TemporaryDirectory() as directory:
-            bench = patched_bench(args.shared, Path(directory))
-            for _ in range(args.rounds):  # interleaved, so drift hits both alike
-                rows.append(run(bench, f"{plain.url}/mcp", args, "off"))
-                rows.append(run(bench, f"{protected.url}/mcp", args, "auth+redis", f"Bearer {token}"))
+        for _ in range(args.rounds):  # interleaved, so drift hits both alike
+            rows.append(run(f"{plain.url}/mcp", args, "off"))
+            rows.append(run(f"{protected.url}/mcp", args, "auth+redis", f"Bearer {token}"))
     finally:
         plain.stop()
         protected.stop()

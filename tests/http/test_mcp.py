@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
 import pytest
+from pydantic import BaseModel, Field
 
 from horologe.clock import FixedClock
 from horologe.config import Settings, load_settings
 from horologe.http.app import create_app
-from horologe.protocol.handlers import Handlers
+from horologe.protocol.execution import Executor
+from horologe.protocol.handlers import Handlers, declares_mcp_headers
 from horologe.protocol.server import build_server
+from horologe.tools.schemas import Arguments
+from horologe.tools.spec import ToolOptions, ToolSpec
+from horologe.tools.time import TOOLS
 from tests.asgi import running
 from tests.conftest import FIXED_NOW
 from tests.http.conftest import BASE_URL
@@ -62,10 +68,33 @@ async def test_the_schema_lookup_is_what_tools_list_publishes(counted: tuple[htt
     server = build_server(load_settings(overrides={"capabilities": {"toolsets": ["all"]}}), FixedClock(FIXED_NOW))
     lookup = server.get_tool_input_schema
     assert lookup is not None
-    assert {tool["name"]: tool["inputSchema"] for tool in listed} == {
-        tool["name"]: lookup(tool["name"]) for tool in listed
-    }
+    # None says "nothing to validate": no schema of ours designates an Mcp-Param header, so the SDK walks none.
+    assert {tool["name"]: tool["inputSchema"] if "x-mcp-header" in json.dumps(tool["inputSchema"]) else None
+            for tool in listed} == {tool["name"]: lookup(tool["name"]) for tool in listed}  # fmt: skip
     core_only = build_server(load_settings(overrides={"capabilities": {"toolsets": ["core"]}}), FixedClock(FIXED_NOW))
     assert core_only.get_tool_input_schema is not None
     assert core_only.get_tool_input_schema("find_meeting_time") is None  # not offered: dispatch refuses it
     assert core_only.get_tool_input_schema("get_weather") is None
+
+
+class RegionArguments(Arguments):
+    """A tool argument designated as an Mcp-Param header."""
+
+    region: str = Field(json_schema_extra={"x-mcp-header": "Region"})
+
+
+class Nothing(BaseModel):
+    """An empty result."""
+
+
+def test_a_tool_that_declares_a_header_gets_its_schema_checked() -> None:
+    def run(arguments: Any, context: Any, options: ToolOptions) -> dict[str, Any]:
+        return {}
+
+    routed = ToolSpec("routed", "Routed", "A tool routed on its region.", RegionArguments, Nothing, run)
+    plain = next(spec for spec in TOOLS if spec.name == "get_current_time")
+    handlers = Handlers(Executor(5.0), ToolOptions(("iso8601",), "milliseconds"), (routed, plain))
+    assert declares_mcp_headers(routed) and not declares_mcp_headers(plain)
+    schema = handlers.input_schema("routed")
+    assert schema is not None and schema["properties"]["region"]["x-mcp-header"] == "Region"
+    assert handlers.input_schema("get_current_time") is None

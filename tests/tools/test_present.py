@@ -1,12 +1,24 @@
 """Typed zones through the tools: places, the abbreviation rule in both seasons, and `timezone_input` saying how
-each was read (the fixed clock of the `client` fixture is 2026-11-22T03:11:30Z, winter in the north)."""
+each was read (the fixed clock of the `client` fixture is 2026-11-22T03:11:30Z, winter in the north); `zone_of`
+resolves each spelling once, per country hint, and never keeps an error."""
 
 from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
 
 import pytest
 from mcp.client import Client
 
+from horologe.context import RequestContext
+from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
+from horologe.core.zones import resolve_zone
+from horologe.places import gazetteer
+from horologe.tools.present import zone_of
+from horologe.tools.registry import TOOLS, tool_schemas
 from tests.calls import error_of, structured
+
+NOW = datetime(2026, 11, 25, 12, tzinfo=UTC)
 
 
 @pytest.mark.anyio
@@ -68,3 +80,35 @@ async def test_an_ambiguous_city_is_answered_with_its_candidates(client: Client)
     error = await error_of(client, "get_current_time", {"timezone": "Springfield"})
     assert "'Springfield, US' (America/Chicago, UTC-06:00)" in error["message"]
     assert error["suggestions"] == ["America/Chicago", "America/New_York"]
+
+
+def test_every_tool_that_takes_a_zone_declares_timezone_input_in_its_output_schema() -> None:
+    for spec in TOOLS:
+        takes_zone = "timezone" in json.dumps(tool_schemas(spec)[0].get("properties", {}))
+        declared = "timezone_input" in tool_schemas(spec)[1].get("properties", {})
+        assert takes_zone == declared, spec.name
+
+
+def context(country: str | None = None) -> RequestContext:
+    """A request context with the client's country."""
+    return RequestContext(now=NOW, default_zone=resolve_zone("Europe/Vienna"), country=country)
+
+
+def test_a_spelling_resolves_as_resolve_zone_does_and_is_resolved_once() -> None:
+    first = zone_of("new york", context())
+    assert first == resolve_zone("new york", places=gazetteer())
+    assert zone_of("new york", context()) is first
+
+
+def test_the_country_hint_is_part_of_the_reading() -> None:
+    assert zone_of("IST", context("IN")).key == "Asia/Kolkata"
+    assert zone_of("IST", context("IE")).key == "Europe/Dublin"
+    with pytest.raises(AmbiguousTimezone):
+        zone_of("IST", context())
+
+
+def test_errors_are_raised_every_time_and_local_is_the_users_zone() -> None:
+    for _ in range(2):
+        with pytest.raises(InvalidTimezone):
+            zone_of("Mars/Olympus", context())
+    assert zone_of(" Local ", context()).key == "Europe/Vienna"

