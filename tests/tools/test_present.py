@@ -3,9 +3,12 @@ each was read (the fixed clock of the `client` fixture is 2026-11-22T03:11:30Z, 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mcp.client import Client
 
+from horologe.tools.registry import TOOLS, tool_schemas
 from tests.calls import error_of, structured
 
 
@@ -68,3 +71,10 @@ async def test_an_ambiguous_city_is_answered_with_its_candidates(client: Client)
     error = await error_of(client, "get_current_time", {"timezone": "Springfield"})
     assert "'Springfield, US' (America/Chicago, UTC-06:00)" in error["message"]
     assert error["suggestions"] == ["America/Chicago", "America/New_York"]
+
+
+def test_every_tool_that_takes_a_zone_declares_timezone_input_in_its_output_schema() -> None:
+    for spec in TOOLS:
+        takes_zone = "timezone" in json.dumps(tool_schemas(spec)[0].get("properties", {}))
+        declared = "timezone_input" in tool_schemas(spec)[1].get("properties", {})
+        assert takes_zone == declared, spec.name
