@@ -256,3 +256,26 @@ async def test_completion_of_the_year_range_reads_the_arguments_already_given(se
     assert (second[0], second[-1], len(second)) == ("1981", "2030", 50)
     third = got[3]["result"]["completion"]["values"]
     assert third[0] == "2026"  # from this year on (the fixed clock's), when no 'from' was given
+
+
+@pytest.mark.parametrize(("era", "linked"), [(MODERN, True), ("2025-06-18", True), ("2025-03-26", False)])
+async def test_timezone_info_links_the_zone_resource_where_the_revision_has_links(
+    server: Server[Any], era: str, linked: bool
+) -> None:
+    call = {"name": "get_timezone_info", "arguments": {"timezone": "Vienna"}}
+    read = {"uri": "timezone://Europe/Vienna"}
+    got = await answers(server, era, line(1, "tools/call", call, era), line(2, "resources/read", read, era))
+    links = [item for item in got[1]["result"]["content"] if item["type"] == "resource_link"]
+    assert links == (
+        [
+            {
+                "type": "resource_link",
+                "uri": "timezone://Europe/Vienna",
+                "name": "Europe/Vienna",
+                "mimeType": "application/json",
+            }
+        ]
+        if linked
+        else []
+    )
+    assert '"timezone": "Europe/Vienna"' in got[2]["result"]["contents"][0]["text"]  # the link resolves

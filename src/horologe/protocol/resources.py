@@ -53,6 +53,12 @@ TEMPLATES: tuple[dict[str, Any], ...] = (
 )
 
 
+def zone_link(zone: str) -> dict[str, Any]:
+    """A `resource_link` content item to a zone's resource (2025-06-18 and later): a client can read its
+    transitions without another tool call."""
+    return {"type": "resource_link", "uri": ZONE_SCHEME + zone, "name": zone, "mimeType": "application/json"}
+
+
 def read_resource(uri: str, ctx: RequestContext) -> tuple[str, str] | None:
     """The (mimeType, text) of a resource, or None when no resource has this URI.
 
