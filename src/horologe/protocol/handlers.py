@@ -19,7 +19,7 @@ from horologe.context import RequestContext
 from horologe.core.errors import TimeError
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
-from horologe.protocol import completion, prompts, resources
+from horologe.protocol import completion, elicit, prompts, resources
 from horologe.protocol.context import context_of
 from horologe.protocol.errors import (
     ToolNotEnabled,
@@ -109,6 +109,12 @@ class Handlers:
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
         result = run_tool(self.offered, params.name, params.arguments, context, self.options)
+        if result.get("isError") and elicit.declares_elicitation(context):
+
+            def rerun(arguments: dict[str, Any]) -> dict[str, Any]:
+                return run_tool(self.offered, params.name, arguments, context, self.options)
+
+            result = await elicit.resolve_by_asking(ctx, params, context, result, rerun)
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
@@ -117,7 +123,7 @@ class Handlers:
             result["content"].append(resources.zone_link(zone))
         result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: context.report()}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
-        result["resultType"] = "complete"
+        result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
         return result
 
     async def list_resources(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
