@@ -12,7 +12,6 @@ from typing import Any, Final
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp_types.version import is_version_at_least
 from pydantic import ValidationError
 
 from horologe.context import RequestContext
@@ -36,9 +35,6 @@ from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.wire import CONTEXT_REPORT_META
 
 Ctx = ServerRequestContext[Any, Any]
-
-LINKS_ZONE: Final = frozenset({"get_timezone_info"})
-"""Tools whose result links the zone's resource (`timezone://{zone}`, its transitions) when the revision has links."""
 
 # Tools that report progress when asked (SEP-414 progressToken): (starting, finished, result count field).
 PROGRESS_MESSAGES: Final[dict[str, tuple[str, str, str]]] = {
@@ -118,9 +114,7 @@ class Handlers:
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
-        zone = result.get("structuredContent", {}).get("timezone") if params.name in LINKS_ZONE else None
-        if isinstance(zone, str) and is_version_at_least(ctx.protocol_version, "2025-06-18"):
-            result["content"].append(resources.zone_link(zone))
+        resources.link_zone(result, params.name, ctx.protocol_version)
         result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: context.report()}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
         result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
