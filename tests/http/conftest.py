@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +63,21 @@ BASE_HEADERS: list[tuple[bytes, bytes]] = [
 async def raw_post(settings: Settings) -> AsyncIterator[RawPost]:
     """POST /mcp with exactly these header lines and body bytes, straight into the ASGI app (no client library
     normalizes anything); `BASE_HEADERS` are not added."""
+    async with raw_poster(settings) as post:
+        yield post
+
+
+@pytest.fixture
+async def raw_post_stateful(settings: Settings) -> AsyncIterator[RawPost]:
+    """`raw_post` on the app with 2025-era sessions and SSE (`--stateful`)."""
+    stateful = settings.model_copy(update={"http": settings.http.model_copy(update={"stateful": True})})
+    async with raw_poster(stateful) as post:
+        yield post
+
+
+@asynccontextmanager
+async def raw_poster(settings: Settings) -> AsyncIterator[RawPost]:
+    """The app for these settings, running, and a function that POSTs raw bytes to its /mcp."""
     app = create_app(settings, FixedClock(FIXED_NOW))
 
     async def post(headers: list[tuple[bytes, bytes]], body: bytes) -> RawAnswer:

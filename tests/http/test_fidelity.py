@@ -163,3 +163,21 @@ async def test_batches_are_refused_in_revisions_without_them(raw_post: RawPost, 
 async def test_an_empty_batch_is_an_invalid_request(raw_post: RawPost) -> None:
     answer = await raw_post([*BASE_HEADERS, (b"mcp-protocol-version", b"2025-03-26")], b"[]")
     assert answer.status == 400 and answer.json()["error"]["code"] == -32600
+
+
+async def test_a_batch_in_a_2025_03_26_session_is_answered_as_a_batch(raw_post_stateful: RawPost) -> None:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    opened = await raw_post_stateful(BASE_HEADERS, json.dumps(init).encode())
+    session = opened.header(b"mcp-session-id")[0]
+    headers = [*BASE_HEADERS, (b"mcp-session-id", session), (b"mcp-protocol-version", b"2025-03-26")]
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert (await raw_post_stateful(headers, json.dumps(initialized).encode())).status == 202
+    answer = await raw_post_stateful(headers, json.dumps(BATCH[:3]).encode())
+    assert answer.status == 200 and answer.header(b"content-type") == [b"application/json"]
+    replies = {reply["id"]: reply for reply in json.loads(answer.body)}  # the SSE answers, gathered
+    assert set(replies) == {1, "b"} and replies[1]["result"]["structuredContent"]["timezone"] == "UTC"

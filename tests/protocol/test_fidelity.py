@@ -7,8 +7,13 @@ from typing import Any
 
 import pytest
 from mcp.server.lowlevel.server import Server
+from pydantic import ValidationError
 
+from horologe.clock import FixedClock
+from horologe.config import ServerSection, Settings
+from horologe.protocol.server import build_server
 from horologe.wire import ACCEPT_LANGUAGE_META, CONTENT_LANGUAGE_META
+from tests.conftest import FIXED_NOW
 from tests.stdio_pipe import exchange_lines
 
 pytestmark = pytest.mark.anyio
@@ -256,3 +261,45 @@ async def test_completion_of_the_year_range_reads_the_arguments_already_given(se
     assert (second[0], second[-1], len(second)) == ("1981", "2030", 50)
     third = got[3]["result"]["completion"]["values"]
     assert third[0] == "2026"  # from this year on (the fixed clock's), when no 'from' was given
+
+
+@pytest.mark.parametrize(("era", "linked"), [(MODERN, True), ("2025-06-18", True), ("2025-03-26", False)])
+async def test_timezone_info_links_the_zone_resource_where_the_revision_has_links(
+    server: Server[Any], era: str, linked: bool
+) -> None:
+    call = {"name": "get_timezone_info", "arguments": {"timezone": "Vienna"}}
+    read = {"uri": "timezone://Europe/Vienna"}
+    got = await answers(server, era, line(1, "tools/call", call, era), line(2, "resources/read", read, era))
+    links = [item for item in got[1]["result"]["content"] if item["type"] == "resource_link"]
+    assert links == (
+        [
+            {
+                "type": "resource_link",
+                "uri": "timezone://Europe/Vienna",
+                "name": "Europe/Vienna",
+                "mimeType": "application/json",
+            }
+        ]
+        if linked
+        else []
+    )
+    assert '"timezone": "Europe/Vienna"' in got[2]["result"]["contents"][0]["text"]  # the link resolves
+
+
+async def test_a_configured_website_and_icon_identify_the_server(settings: Settings) -> None:
+    site, icon = "https://time.example.com/", "https://time.example.com/icon.png"
+    configured = settings.model_copy(
+        update={"server": settings.server.model_copy(update={"website_url": site, "icon_url": icon})}
+    )
+    got = await answers(build_server(configured, FixedClock(FIXED_NOW)), MODERN, line(1, "server/discover"))
+    info = got[1]["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]
+    assert info["websiteUrl"] == site and info["icons"] == [{"src": icon}]
+    plain = await answers(build_server(settings, FixedClock(FIXED_NOW)), MODERN, line(1, "server/discover"))
+    assert "icons" not in plain[1]["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]
+
+
+def test_website_and_icon_must_be_web_addresses() -> None:
+    with pytest.raises(ValidationError):
+        ServerSection(icon_url="javascript:alert(1)")
+    with pytest.raises(ValidationError):
+        ServerSection(website_url="ftp://x")

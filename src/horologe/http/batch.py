@@ -16,7 +16,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
-from horologe.http.asgi import header, refuse, respond
+from horologe.http.asgi import header, refuse, replay, respond
 from horologe.http.request import FACTS_KEY, facts_of, read_facts
 from horologe.protocol.errors import InvalidRequest, edge_answer
 from horologe.wire import BATCH_VERSION, MAX_BATCH, normalize_request
@@ -71,15 +71,6 @@ class Batches:
         sub_headers.append((b"content-length", str(len(body)).encode()))
         sub_scope = {**scope, "headers": sub_headers, "state": {**scope.get("state", {})}}
         sub_scope["state"][FACTS_KEY] = read_facts(MCP_PATH, message)
-        sent = False
-
-        async def sub_receive() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
 
@@ -89,7 +80,7 @@ class Batches:
             elif event["type"] == "http.response.body":
                 chunks.append(event.get("body", b""))
 
-        await self.app(sub_scope, sub_receive, sub_send)
+        await self.app(sub_scope, replay(body, receive), sub_send)
         return int(start.get("status", 500)), list(start.get("headers", [])), b"".join(chunks)
 
 

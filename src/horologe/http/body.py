@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
-from horologe.http.asgi import header, refuse
+from horologe.http.asgi import header, refuse, replay
 from horologe.http.request import FACTS_KEY, REST_METHODS, read_facts
 from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError, ServerBusy
 from horologe.wire import message_problem, needs_normalizing, normalize_request, readable_id
@@ -76,7 +76,7 @@ class BodyGuard:
             # moves where it keeps it; the SDK then reads the rewritten body.
             body = json.dumps(normalize_request(payload)).encode()
         scope.setdefault("state", {})[FACTS_KEY] = read_facts(scope["path"], payload)
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replay(body, receive), send)
 
     async def _read(self, receive: Receive, held: list[int]) -> bytes | BodyTooLarge | ServerBusy:
         chunks: list[bytes] = []
@@ -126,17 +126,3 @@ def _depth(value: Any, limit: int) -> int:
             children = node.values() if isinstance(node, dict) else node
             stack.extend((child, level + 1) for child in children)
     return deepest
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """Hand the buffered body to the app once, then pass the connection's own events (disconnect) through."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay

@@ -21,7 +21,7 @@ from horologe.core.errors import OutOfRange, OutOfTime, TimeError
 from horologe.core.messages import N_
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
-from horologe.protocol import completion, prompts, resources
+from horologe.protocol import completion, elicit, prompts, resources
 from horologe.protocol.context import context_of
 from horologe.protocol.errors import (
     ToolNotEnabled,
@@ -134,18 +134,25 @@ class Handlers:
         progress = PROGRESS_MESSAGES.get(params.name)
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
-        try:
-            result = await self.executor.run(
-                lambda budgeted: run_tool(self.offered, params.name, params.arguments, budgeted, self.options), context
-            )
-        except OutOfTime as exc:  # the worker did not reach its own check in time
-            result = tool_error(exc, language)
+
+        async def execute(arguments: dict[str, Any] | None) -> dict[str, Any]:
+            try:
+                return await self.executor.run(
+                    lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options), context
+                )
+            except OutOfTime as exc:  # the worker did not reach its own check in time
+                return tool_error(exc, language)
+
+        result = await execute(params.arguments)
+        if result.get("isError") and elicit.declares_elicitation(context):
+            result = await elicit.resolve_by_asking(ctx, params, context, result, execute)
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
+        resources.link_zone(result, params.name, ctx.protocol_version)
         result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: context.report()}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
-        result["resultType"] = "complete"
+        result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
         return result
 
     async def list_resources(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:

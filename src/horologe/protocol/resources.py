@@ -9,6 +9,8 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from zoneinfo import ZoneInfo
 
+from mcp_types.version import is_version_at_least
+
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.errors import InvalidArgument
@@ -51,6 +53,19 @@ TEMPLATES: tuple[dict[str, Any], ...] = (
         "mimeType": "application/json",
     },
 )
+
+
+LINKS_ZONE = frozenset({"get_timezone_info"})
+"""Tools whose result links the zone's resource, so a client can read its transitions without another call."""
+
+
+def link_zone(result: dict[str, Any], tool: str, protocol_version: str) -> None:
+    """Add a `resource_link` to `timezone://{zone}` to a tool result that names a zone (in place), in revisions
+    that have links (2025-06-18 and later)."""
+    zone = result.get("structuredContent", {}).get("timezone") if tool in LINKS_ZONE else None
+    if isinstance(zone, str) and is_version_at_least(protocol_version, "2025-06-18"):
+        link = {"type": "resource_link", "uri": ZONE_SCHEME + zone, "name": zone, "mimeType": "application/json"}
+        result["content"].append(link)
 
 
 def read_resource(uri: str, ctx: RequestContext) -> tuple[str, str] | None:

@@ -96,6 +96,8 @@ def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any
         instructions=instructions(default_zone, settings),
         get_tool_input_schema=handlers.input_schema,
         cache_hints=CACHE_HINTS,
+        website_url=settings.server.website_url,
+        icons=[types.Icon(src=settings.server.icon_url)] if settings.server.icon_url else None,
         **registered,
     )
     server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
