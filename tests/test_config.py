@@ -151,3 +151,28 @@ def test_an_invalid_environment_value_names_the_variable_key(monkeypatch: pytest
 
 def test_local_is_accepted_as_the_default_timezone() -> None:
     assert load_settings(None, {"time": {"default_timezone": "LOCAL"}}).time.default_timezone == "local"
+
+
+def test_state_keys_from_a_mounted_secret_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = tmp_path / "state-keys.json"
+    secret.write_text(json.dumps({"k1": "a-shared-secret-of-at-least-32-chars!"}), encoding="utf-8")
+    monkeypatch.setenv("HOROLOGE_STATE__KEYS_FILE", str(secret))
+    monkeypatch.setenv("HOROLOGE_STATE__KEYS", json.dumps({"k0": "an-older-key-still-verified-0123456789"}))
+    keys = load_settings().state.keys
+    assert keys == {"k1": "a-shared-secret-of-at-least-32-chars!", "k0": "an-older-key-still-verified-0123456789"}
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [(None, "cannot be read"), ("{not json", "cannot be read"), ('["k1"]', "JSON object"), ('{"k1": "short"}', "32")],
+)
+def test_a_bad_state_keys_file_names_the_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str | None, says: str
+) -> None:
+    secret = tmp_path / "state-keys.json"
+    if content is not None:
+        secret.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("HOROLOGE_STATE__KEYS_FILE", str(secret))
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert "state" in str(raised.value) and says in str(raised.value)
