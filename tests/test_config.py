@@ -55,6 +55,20 @@ def test_the_automatic_default_zone_is_the_hosts_over_stdio_and_utc_over_http(
         tzlocal.reload_localzone()
 
 
+def test_a_hosts_legacy_key_keeps_its_database_meaning_and_a_typed_one_follows_the_abbreviation_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tzlocal, "get_localzone_name", lambda: "EST")
+    host = default_zone_from(load_settings(overrides={"time": {"default_timezone": "local"}}))
+    assert (host.key, host.kind, host.canonical) == ("EST", "alias", "America/Panama")  # UTC-5 all year
+    typed = default_zone_from(load_settings(overrides={"time": {"default_timezone": "EST"}}))
+    assert (typed.key, typed.kind) == ("America/New_York", "abbreviation")
+
+
+def test_a_default_zone_may_be_configured_as_a_city() -> None:
+    assert default_zone_from(load_settings(overrides={"time": {"default_timezone": "Mumbai"}})).key == "Asia/Kolkata"
+
+
 @pytest.mark.parametrize(
     ("given", "toolsets"),
     [("core,calendar", ("core", "calendar")), (" All ", ("all",)), (["memory"], ("memory",))],

@@ -26,6 +26,7 @@ from horologe import __version__
 from horologe.core.errors import TimeError
 from horologe.core.format import OutputFormat
 from horologe.core.zones import resolve_zone
+from horologe.places import gazetteer
 
 ALL_FORMATS: tuple[OutputFormat, ...] = (
     "iso8601",
@@ -122,7 +123,7 @@ class TimeSection(_Section):
         if value.strip().lower() in ("local", "auto"):
             return value.strip().lower()
         try:
-            resolve_zone(value)
+            resolve_zone(value, places=gazetteer())
         except TimeError as exc:
             raise ValueError(exc.message) from None
         return value

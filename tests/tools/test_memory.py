@@ -85,6 +85,14 @@ def preferences(action: str = "get", **fields: Any) -> dict[str, Any]:
 # --- a client that keeps state (the companion client) ------------------------------------------------------------
 
 
+async def test_a_home_zone_typed_as_a_city_or_abbreviation_is_kept_as_its_iana_zone(client: Client) -> None:
+    stored = await structured(client, "preferences", preferences("set", timezone="Bombay"))
+    assert stored["preferences"]["timezone"] == "Asia/Kolkata"
+    assert stored["timezone_input"][0]["place"] == "Mumbai, IN"
+    stored = await structured(client, "preferences", preferences("set", timezone="EST"))
+    assert stored["preferences"]["timezone"] == "America/New_York"
+
+
 async def test_preferences_become_defaults_for_later_calls(client: Client) -> None:
     before = await structured(client, "get_current_time", {})
     assert before["timezone"] == "UTC"

@@ -14,6 +14,7 @@ from horologe.tools.schemas import (
     ZONE,
     Arguments,
     DstReport,
+    ReadsZones,
     Result,
     Timestamp,
     Transition,
@@ -74,7 +75,7 @@ class ListTimezonesArgs(Arguments):
 # --- results -------------------------------------------------------------------------------------------------
 
 
-class GetCurrentTimeResult(Result):
+class GetCurrentTimeResult(ReadsZones):
     timestamp: str = Field(description="Current time, ISO 8601 with offset.")
     unix: int = Field(description="Unix time in seconds.")
     timezone: str
@@ -95,7 +96,7 @@ class ConvertedMoment(ZoneMoment):
     formatted: str | int
 
 
-class ConvertTimezoneResult(Result):
+class ConvertTimezoneResult(ReadsZones):
     original: OriginalMoment
     converted: ConvertedMoment
     utc: str = Field(description="The same instant in UTC.")
@@ -124,7 +125,7 @@ class DurationBody(Result):
     human_readable: str
 
 
-class CalculateDurationResult(Result):
+class CalculateDurationResult(ReadsZones):
     start: str
     end: str
     timezone: str
@@ -133,7 +134,7 @@ class CalculateDurationResult(Result):
     end_dst: DstReport
 
 
-class FormatTimeResult(Result):
+class FormatTimeResult(ReadsZones):
     formatted: str | int
     format: str
     timestamp: str
@@ -141,7 +142,7 @@ class FormatTimeResult(Result):
     dst: DstReport
 
 
-class GetTimezoneInfoResult(Result):
+class GetTimezoneInfoResult(ReadsZones):
     timezone: str
     canonical: str | None
     aliases: list[str]
