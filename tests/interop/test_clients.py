@@ -54,7 +54,8 @@ TOOL_ARGS |= {
 
 def inspector(tools: NodeTools, home: Path, target: Sequence[str], *options: str, exit_code: int = 0) -> Any:
     """Run `inspector --cli TARGET OPTIONS` and return the JSON it printed (it exits 5 on an isError result)."""
-    command = [str(tools.bin("inspector")), "--cli", *target, *options]
+    # The CLI's 15 s connect timeout (spawn, initialize) is tight for a Python server on a loaded CI machine.
+    command = [str(tools.bin("inspector")), "--cli", *target, "--connect-timeout", "90000", *options]
     done = subprocess.run(command, env=tools.env(home), cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == exit_code, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     return json.loads(done.stdout)
