@@ -8,6 +8,7 @@ worker thread, as a separate process would, so the edge's blocking writes never 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -77,3 +78,34 @@ class PipeTransport:
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
         return await self._context.__aexit__(*exc_info)
+
+
+async def exchange_lines(server: Server[Any], lines: list[bytes]) -> list[Any]:
+    """Write these exact lines to the stdio edge, close its input, and return every line it answered, parsed."""
+    requests_read, requests_write = os.pipe()
+    answers_read, answers_write = os.pipe()
+    answers: list[Any] = []
+
+    async def serve() -> None:
+        try:
+            await serve_streams(server, requests_read, Wire(answers_write), drain_timeout=5)
+        finally:
+            os.close(answers_write)
+            os.close(requests_read)
+
+    def write_all() -> None:
+        for line in lines:
+            os.write(requests_write, line if line.endswith(b"\n") else line + b"\n")
+        os.close(requests_write)
+
+    async def read_all() -> None:
+        splitter = LineSplitter()
+        while chunk := await anyio.to_thread.run_sync(os.read, answers_read, 65536):
+            answers.extend(json.loads(line) for line in splitter.feed(chunk) if line is not None)
+        os.close(answers_read)
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(serve)
+        tasks.start_soon(read_all)
+        await anyio.to_thread.run_sync(write_all)
+    return answers

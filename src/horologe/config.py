@@ -81,6 +81,10 @@ class ServerSection(_Section):
     transport: Literal["stdio", "http"] = "stdio"
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=1, le=65535)
+    website_url: str | None = Field(default=None, pattern=r"^https?://\S+$", max_length=2000)
+    """Where people learn about this deployment (`serverInfo.websiteUrl`, 2025-11-25 and later)."""
+    icon_url: str | None = Field(default=None, pattern=r"^https://\S+$", max_length=2000)
+    """An icon for clients to show (`serverInfo.icons`), served over https from a domain the operator trusts."""
 
 
 class CapabilitiesSection(_Section):

@@ -1,9 +1,11 @@
 """The stdio edge: newline-delimited JSON-RPC on stdin/stdout, with clear answers to malformed input.
 
 The SDK's own stdio reader drops lines it cannot parse without a word. This edge answers them instead:
-invalid UTF-8 or JSON gets -32700, a batch array or a non-request gets -32600, an over-long line gets
--32600 and is skipped; the server keeps serving. Only protocol messages are ever written to stdout:
-while serving, file descriptor 1 points at stderr so stray prints cannot corrupt the wire.
+invalid UTF-8 or JSON gets -32700, a non-request gets -32600, an over-long line gets -32600 and is skipped; the
+server keeps serving. A JSON-RPC batch is served on a connection that opened with `initialize` for 2025-03-26
+(the one revision that has them: its members' answers go out as one array line), and refused (-32600) on others.
+Only protocol messages are ever written to stdout: while serving, file descriptor 1 points at stderr so stray
+prints cannot corrupt the wire.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -24,8 +27,22 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from horologe.core.messages import N_, English, msg
-from horologe.protocol.errors import InvalidRequest, ParseError, RequestError, edge_answer
-from horologe.wire import DEFAULT_ENVELOPE, PROTOCOL_VERSION_META, meta_of, normalize_request
+from horologe.protocol.errors import (
+    InvalidRequest,
+    ParseError,
+    RequestError,
+    edge_answer,
+    unsupported_version_error,
+)
+from horologe.wire import (
+    BATCH_VERSION,
+    DEFAULT_ENVELOPE,
+    MAX_BATCH,
+    PROTOCOL_VERSION_META,
+    meta_of,
+    normalize_request,
+    unsupported_version,
+)
 
 logger = logging.getLogger("horologe")
 
@@ -87,10 +104,12 @@ class Envelopes:
     `initialize` or with an envelope is left exactly as it is.
     """
 
-    __slots__ = ("bare",)
+    __slots__ = ("bare", "batches")
 
     def __init__(self) -> None:
         self.bare: bool | None = None
+        self.batches = False
+        """Whether the connection opened with `initialize` asking for 2025-03-26, the one revision with batches."""
 
     def complete(self, payload: dict[str, Any]) -> None:
         """Add the default envelope to a request of a bare connection (in place)."""
@@ -101,13 +120,14 @@ class Envelopes:
         enveloped = meta is not None and PROTOCOL_VERSION_META in meta
         if self.bare is None:
             self.bare = payload["method"] != "initialize" and not enveloped
+            self.batches = not self.bare and isinstance(params, dict) and params.get("protocolVersion") == BATCH_VERSION
         if not self.bare or enveloped or not (params is None or isinstance(params, dict)):
             return
         given = dict(meta) if meta is not None else {}
         payload["params"] = {**(params or {}), "_meta": {**DEFAULT_ENVELOPE, **given}}
 
 
-def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSONRPCMessage | bytes | None:
+def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSONRPCMessage | Batch | bytes | None:
     """A validated message, the error line to answer with, or None for a blank line."""
     if not line.strip():
         return None
@@ -122,8 +142,10 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
         reason = msg(N_("not valid JSON ({why}). Send one JSON-RPC object per line."), why=why)
         return error_line(ParseError(reason=reason))
     if isinstance(payload, list):
-        reason = msg(N_("JSON-RPC batches are not supported; send one message per line."))
-        return error_line(InvalidRequest(reason=reason))
+        if envelopes is None or not envelopes.batches:
+            reason = msg(N_("JSON-RPC batches belong to the 2025-03-26 revision only; send one message at a time."))
+            return error_line(InvalidRequest(reason=reason))
+        return decode_batch(payload, envelopes)
     if not isinstance(payload, dict):
         return error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
     request_id = payload.get("id")
@@ -131,6 +153,9 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state) moves
     # where it keeps it first.
     normalize_request(payload)
+    requested = unsupported_version(payload) if "id" in payload else None
+    if requested is not None:
+        return error_line(unsupported_version_error(requested), request_id)
     if envelopes is not None:
         envelopes.complete(payload)
     try:
@@ -143,6 +168,64 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
             )
         )
         return error_line(InvalidRequest(reason=reason), request_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The messages of a 2025-03-26 JSON-RPC batch line, and the error answers of its members that were not."""
+
+    messages: list[types.JSONRPCMessage]
+    errors: list[bytes]
+
+
+def decode_batch(payload: list[Any], envelopes: Envelopes) -> Batch | bytes:
+    """Each member of a batch decoded as a line of its own; an empty or oversized batch is one error line."""
+    if not payload or len(payload) > MAX_BATCH:
+        return error_line(InvalidRequest(reason=msg(N_("a batch holds 1 to {limit} messages."), limit=MAX_BATCH)))
+    batch = Batch([], [])
+    for member in payload:
+        if isinstance(member, dict) and member.get("method") == "initialize":
+            reason = msg(N_("a batch may not carry 'initialize'."))
+            request_id = member.get("id")
+            batch.errors.append(error_line(InvalidRequest(reason=reason), request_id if "id" in member else None))
+            continue
+        decoded = decode_message(json.dumps(member).encode(), envelopes) if isinstance(member, dict) else None
+        if isinstance(decoded, bytes | None):
+            batch.errors.append(
+                decoded or error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
+            )
+        elif not isinstance(decoded, Batch):  # a member is an object, never a batch itself
+            batch.messages.append(decoded)
+    return batch
+
+
+class BatchReplies:
+    """Holds the answers to a batch's requests until all are there, then gives them as one array line."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[types.RequestId, list[Any]] = {}
+
+    def open(self, batch: Batch) -> bytes | None:
+        """Start collecting for a batch; the line to write now when none of its members awaits an answer."""
+        ids = [m.id for m in batch.messages if isinstance(m, types.JSONRPCRequest)]
+        replies = [json.loads(line) for line in batch.errors]
+        if not ids:
+            return json.dumps(replies).encode() + b"\n" if replies else None
+        pending: list[Any] = [set(ids), replies]
+        for request_id in ids:
+            self._waiting[request_id] = pending
+        return None
+
+    def collect(self, message: types.JSONRPCMessage, line: str) -> bytes | None:
+        """None while `message` answers a batch member and others still wait; else the line to write."""
+        request_id = message.id if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) else None
+        pending = self._waiting.pop(request_id, None) if request_id is not None else None
+        if pending is None:
+            return line.encode() + b"\n"
+        waiting, replies = pending
+        waiting.discard(request_id)
+        replies.append(json.loads(line))
+        return json.dumps(replies).encode() + b"\n" if not waiting else None
 
 
 class WireClosed(Exception):
@@ -229,12 +312,14 @@ async def serve_streams(server: Server[Any], input_fd: int, wire: Wire, drain_ti
     write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
     in_flight = InFlight()
     envelopes = Envelopes()
+    batches = BatchReplies()
 
     async def write_responses() -> None:
         async with write_receive:
             async for item in write_receive:
-                line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                wire.write(line.encode() + b"\n")
+                line = batches.collect(item.message, item.message.model_dump_json(by_alias=True, exclude_unset=True))
+                if line is not None:
+                    wire.write(line)
                 in_flight.answered(item.message)
 
     async def read_requests() -> None:
@@ -249,7 +334,14 @@ async def serve_streams(server: Server[Any], input_fd: int, wire: Wire, drain_ti
                         )
                     )
                 )
-                if isinstance(decoded, bytes):
+                if isinstance(decoded, Batch):
+                    at_once = batches.open(decoded)
+                    if at_once is not None:
+                        wire.write(at_once)
+                    for message in decoded.messages:
+                        in_flight.add(message)
+                        await read_send.send(SessionMessage(message))
+                elif isinstance(decoded, bytes):
                     wire.write(decoded)
                 elif decoded is not None:
                     in_flight.add(decoded)

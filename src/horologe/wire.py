@@ -2,10 +2,12 @@
 
 Every transport and the protocol layer take their names from here, so a key or a code is spelled once.
 
-`_meta` keys of the MCP texts (SEP-2792 language, SEP-1809 client context, the 2026-07-28 envelope) and of
-SEP-1655 client-side state, plus our own under `dev.horologe/`. SEP-1655's state keys are not valid `_meta`
-keys under the current key rules (sep-rules.md §0.6); we follow the SEP text for interop: we write the
-no-slash spelling and read every spelling the SEP uses.
+`_meta` keys of the MCP texts (SEP-2792 language, the 2026-07-28 envelope) and of SEP-1655 client-side state,
+plus our own under `dev.horologe/` for what no text names: the `_meta` carrier of SEP-1809's client context (the
+SEP puts it at the top level only) and the state capability's extension identifier. The `io.modelcontextprotocol/`
+prefix is reserved for the MCP texts; the spellings horologe once invented under it are still read, never
+written. SEP-1655's state keys are not valid `_meta` keys under the current key rules (sep-rules.md §0.6); we
+follow the SEP text for interop: we write the no-slash spelling and read every spelling the SEP uses.
 
 JSON-RPC codes: the standard ones and the 2026-07-28 ones are the SDK's named constants; the seed's domain
 codes (-32000 invalid timezone, -32001 invalid timestamp, -32002 conversion error) are kept for the seed's
@@ -31,12 +33,14 @@ from mcp_types import (
     SERVER_INFO_META_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
-from mcp_types.version import LATEST_MODERN_VERSION
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 
 __all__ = [
     "ACCEPT_LANGUAGE_META",
     "ANY_STATE_KEY",
+    "BATCH_VERSION",
     "CLIENT_CAPABILITIES_META",
+    "CLIENT_CONTEXT_KEYS",
     "CLIENT_CONTEXT_META",
     "CONTENT_LANGUAGE_META",
     "CONTEXT_REPORT_META",
@@ -50,37 +54,48 @@ __all__ = [
     "INVALID_REQUEST",
     "INVALID_TIMESTAMP",
     "INVALID_TIMEZONE",
+    "MAX_BATCH",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "PROTOCOL_VERSION_META",
     "RATE_LIMITED",
     "SERVER_INFO_META",
     "STATE_EXTENSION",
+    "STATE_EXTENSIONS",
     "STATE_KEYS",
     "STATE_KEY_SPELLINGS",
     "STATE_REPORT_META",
+    "SUPPORTED_VERSIONS",
     "TOP_LEVEL_CLIENT_CONTEXT",
     "UNAUTHORIZED",
     "UNSUPPORTED_PROTOCOL_VERSION",
+    "envelope_version",
     "error_response",
     "meta_of",
     "needs_normalizing",
     "normalize_request",
+    "unsupported_version",
 ]
 
 # --- `_meta` keys ------------------------------------------------------------------------------------------------
 
 ACCEPT_LANGUAGE_META: Final = "io.modelcontextprotocol/acceptLanguage"
 CONTENT_LANGUAGE_META: Final = "io.modelcontextprotocol/contentLanguage"
-CLIENT_CONTEXT_META: Final = "io.modelcontextprotocol/clientContext"
+CLIENT_CONTEXT_META: Final = "dev.horologe/clientContext"
+"""Ours: SEP-1809's client context inside `_meta` (the SEP only places it at the top level of the request)."""
+CLIENT_CONTEXT_KEYS: Final = (CLIENT_CONTEXT_META, "io.modelcontextprotocol/clientContext")
+"""Where a client context is read, first found wins: ours, then the reserved-prefix spelling horologe used before
+(still sent by clients built against it). No MCP text defines either."""
 CLIENT_CAPABILITIES_META: Final = CLIENT_CAPABILITIES_META_KEY
 SERVER_INFO_META: Final = SERVER_INFO_META_KEY
 PROTOCOL_VERSION_META: Final = PROTOCOL_VERSION_META_KEY
 PROGRESS_TOKEN_META: Final = "progressToken"
 TRACE_META_KEYS: Final = ("traceparent", "tracestate", "baggage")
 
-STATE_EXTENSION: Final = "io.modelcontextprotocol/state"
-"""The state capability as a SEP-2133 extension identifier (`capabilities.extensions`)."""
+STATE_EXTENSION: Final = "dev.horologe/client-state"
+"""Ours: the SEP-1655 state capability as a SEP-2133 extension identifier (`capabilities.extensions`)."""
+STATE_EXTENSIONS: Final = (STATE_EXTENSION, "io.modelcontextprotocol/state")
+"""Extension identifiers that declare the state capability: ours, then the reserved-prefix one used before."""
 STATE_KEYS: Final[Mapping[str, str]] = {
     "session": "modelcontextprotocol.io/state/session",
     "server": "modelcontextprotocol.io/state/server",
@@ -104,6 +119,15 @@ DEFAULT_ENVELOPE: Final[Mapping[str, Any]] = MappingProxyType(
     {PROTOCOL_VERSION_META: LATEST_MODERN_VERSION, CLIENT_CAPABILITIES_META: MappingProxyType({})}
 )
 """The 2026-07-28 envelope of a request that sent none (the newest revision, no client capabilities)."""
+
+SUPPORTED_VERSIONS: Final = KNOWN_PROTOCOL_VERSIONS
+"""Every revision horologe speaks: 2024-11-05 … 2025-11-25 through `initialize`, 2026-07-28 per request. Both
+`server/discover`'s `supportedVersions` and -32022's `data.supported` list all of them."""
+
+BATCH_VERSION: Final = "2025-03-26"
+"""The one revision with JSON-RPC batches (a server MUST receive them); 2025-06-18 removed them."""
+MAX_BATCH: Final = 100
+"""The most messages one batch may carry."""
 
 # --- JSON-RPC codes ----------------------------------------------------------------------------------------------
 
@@ -135,6 +159,26 @@ def meta_of(params: object) -> Mapping[str, Any] | None:
     return meta if isinstance(meta, Mapping) else None
 
 
+def envelope_version(message: object) -> tuple[bool, Any]:
+    """Whether a request carries the 2026-07-28 envelope (its `_meta` names a protocol version), and that version.
+
+    The key alone decides the era, as the SDK's router has it: a half-built envelope is still a 2026-07-28 request.
+    """
+    meta = meta_of(message.get("params")) if isinstance(message, Mapping) else None
+    if meta is None or PROTOCOL_VERSION_META not in meta:
+        return False, None
+    return True, meta[PROTOCOL_VERSION_META]
+
+
+def unsupported_version(message: object) -> str | None:
+    """The version a request's envelope names when it is not a per-request revision horologe speaks, or None (the
+    handshake revisions are reached through `initialize`, never in an envelope)."""
+    enveloped, version = envelope_version(message)
+    if enveloped and isinstance(version, str) and version not in MODERN_PROTOCOL_VERSIONS:
+        return version
+    return None
+
+
 def needs_normalizing(message: dict[str, Any]) -> bool:
     """Whether `normalize_request` would change this message (most requests need nothing)."""
     if "method" not in message:
@@ -149,10 +193,10 @@ def needs_normalizing(message: dict[str, Any]) -> bool:
 def normalize_request(message: dict[str, Any]) -> dict[str, Any]:
     """Put what the SDK's parser would drop where it keeps it (in place; returns the message).
 
-    - SEP-1809's top-level `clientContext` moves to `params._meta["io.modelcontextprotocol/clientContext"]`;
-      a `_meta` one already there wins. The top-level member is removed either way.
+    - SEP-1809's top-level `clientContext` moves to `params._meta["dev.horologe/clientContext"]`;
+      a `_meta` one already there (under either spelling) wins. The top-level member is removed either way.
     - SEP-1655's `capabilities.state` on `initialize` is also declared as the SEP-2133 extension
-      `capabilities.extensions["io.modelcontextprotocol/state"]`, which the SDK's typed capabilities keep.
+      `capabilities.extensions["dev.horologe/client-state"]`, which the SDK's typed capabilities keep.
     Messages whose `params` or `_meta` is not an object are left for the protocol layer to judge.
     """
     if "method" not in message:
@@ -162,8 +206,8 @@ def normalize_request(message: dict[str, Any]) -> dict[str, Any]:
         params = message.setdefault("params", {})
         if isinstance(params, dict):
             meta = params.setdefault("_meta", {})
-            if isinstance(meta, dict):
-                meta.setdefault(CLIENT_CONTEXT_META, context)
+            if isinstance(meta, dict) and not any(key in meta for key in CLIENT_CONTEXT_KEYS):
+                meta[CLIENT_CONTEXT_META] = context
     if message["method"] == "initialize":
         params = message.get("params")
         capabilities = params.get("capabilities") if isinstance(params, dict) else None

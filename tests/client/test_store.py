@@ -121,11 +121,11 @@ def test_every_request_carries_state_language_and_tools_call_context(tmp_path: P
     listed = env.outgoing(JSONRPCRequest(jsonrpc="2.0", id=1, method="tools/list"))
     assert listed.params == {"_meta": {SERVER: {"a": 1}, "io.modelcontextprotocol/acceptLanguage": "de-AT"}}
     call = env.outgoing(JSONRPCRequest(jsonrpc="2.0", id=2, method="tools/call", params={"name": "x"}))
-    context = call.params["_meta"]["io.modelcontextprotocol/clientContext"]  # type: ignore[index]
+    context = call.params["_meta"]["dev.horologe/clientContext"]  # type: ignore[index]
     assert "currentTimestamp" in context
     init = env.outgoing(JSONRPCRequest(jsonrpc="2.0", id=3, method="initialize", params={"capabilities": {}}))
     assert init.params is not None
-    assert init.params["capabilities"] == {"state": {}, "extensions": {"io.modelcontextprotocol/state": {}}}
+    assert init.params["capabilities"] == {"state": {}, "extensions": {"dev.horologe/client-state": {}}}
 
 
 def test_content_language_disagreeing_with_meta_is_malformed(tmp_path: Path) -> None:

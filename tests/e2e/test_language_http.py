@@ -189,8 +189,9 @@ async def test_sdk_http_client_switches_languages(http_server: RunningServer, mo
 
 
 def test_localized_lists_are_never_shared_across_languages(http_server: RunningServer) -> None:
-    """§1.7 item 9: a localized tools/list is private (cacheScope, ttlMs), varies by Accept-Language, and
-    two preferences get two different representations from the same URL."""
+    """§1.7 item 9: a localized tools/list varies by Accept-Language and two preferences get two different
+    representations from the same URL. Its caching hints (an hour, public: the list never varies per caller) hold
+    per language only: SEP-2792 puts the exact `acceptLanguage` in the client's cache key."""
     answers = {}
     for language in ("de", "fr"):
         status, response, answer = post(http_server, MODERN, "tools/list", {}, language, [language])
@@ -198,7 +199,7 @@ def test_localized_lists_are_never_shared_across_languages(http_server: RunningS
         assert "Accept-Language" in (response.getheader("Vary") or "")
         assert response.getheader("Content-Language") == language
         result = answer["result"]
-        assert result["cacheScope"] == "private" and result["ttlMs"] == 0
+        assert result["cacheScope"] == "public" and result["ttlMs"] == 3_600_000
         answers[language] = {tool["name"]: tool["title"] for tool in result["tools"]}
     assert answers["de"].keys() == answers["fr"].keys()
     assert answers["de"]["get_current_time"] != answers["fr"]["get_current_time"]

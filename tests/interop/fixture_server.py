@@ -21,10 +21,14 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY
 from starlette.applications import Starlette
 
 from horologe.config import load_settings
 from horologe.http.app import create_app
+from horologe.protocol.server import discover_handler
 
 logger = logging.getLogger("horologe.interop.fixture")
 Ctx = ServerRequestContext[Any, Any]
@@ -76,15 +80,96 @@ TOOLS: list[dict[str, Any]] = [
             "type": "object",
             "$defs": {
                 "address": {
+                    "$anchor": "addressDef",
                     "type": "object",
                     "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
                 }
             },
-            "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"},
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
             "additionalProperties": False,
         },
     },
+    # 2026-07-28 fixtures: Mcp-Param-* headers (SEP-2243), capability checks and logging (SEP-2575), and the
+    # multi-round-trip input requests (SEP-2322).
+    {
+        "name": "test_custom_headers",
+        "description": "Echoes a region mirrored in the Mcp-Param-Region header",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+            "required": ["region"],
+        },
+    },
+    {"name": "test_missing_capability", "description": "Needs the client's sampling", "inputSchema": NO_ARGS},
+    {"name": "test_streaming_elicitation", "description": "Asks the user, in-band", "inputSchema": NO_ARGS},
+    {"name": "test_logging_tool", "description": "Logs only when the request sets a level", "inputSchema": NO_ARGS},
+    *[
+        {"name": f"test_input_required_result_{kind}", "description": f"SEP-2322: {kind}", "inputSchema": NO_ARGS}
+        for kind in (
+            "elicitation",
+            "sampling",
+            "list_roots",
+            "request_state",
+            "multiple_inputs",
+            "multi_round",
+            "tampered_state",
+            "capabilities",
+        )
+    ],
 ]
+
+
+def _elicitation(message: str, field: str, kind: str = "string") -> dict[str, Any]:
+    schema = {"type": "object", "properties": {field: {"type": kind}}, "required": [field]}
+    return {"method": "elicitation/create", "params": {"message": message, "requestedSchema": schema}}
+
+
+def _sampling(text: str, max_tokens: int) -> dict[str, Any]:
+    messages = [{"role": "user", "content": _text(text)}]
+    return {"method": "sampling/createMessage", "params": {"messages": messages, "maxTokens": max_tokens}}
+
+
+ROOTS: dict[str, Any] = {"method": "roots/list", "params": {}}
+ROUNDS: dict[str, list[dict[str, dict[str, Any]]]] = {
+    # tool -> the input requests of each round; after the last round the call completes
+    "test_input_required_result_elicitation": [{"user_name": _elicitation("What is your name?", "name")}],
+    "test_input_required_result_sampling": [{"capital_question": _sampling("What is the capital of France?", 100)}],
+    "test_input_required_result_list_roots": [{"client_roots": ROOTS}],
+    "test_input_required_result_request_state": [{"confirm": _elicitation("Please confirm", "ok", "boolean")}],
+    "test_input_required_result_multiple_inputs": [
+        {
+            "user_name": _elicitation("What is your name?", "name"),
+            "greeting": _sampling("Generate a greeting", 50),
+            "client_roots": ROOTS,
+        }
+    ],
+    "test_input_required_result_multi_round": [
+        {"step1": _elicitation("Step 1: What is your name?", "name")},
+        {"step2": _elicitation("Step 2: What is your favorite color?", "color")},
+    ],
+    "test_input_required_result_tampered_state": [{"confirm": _elicitation("Please confirm", "ok", "boolean")}],
+    "test_input_required_result_prompt": [
+        {"user_context": _elicitation("What context should the prompt use?", "context")}
+    ],
+}
+WITH_STATE = frozenset(
+    {
+        "test_input_required_result_request_state",
+        "test_input_required_result_multiple_inputs",
+        "test_input_required_result_multi_round",
+        "test_input_required_result_tampered_state",
+    }
+)
 
 SEP1034_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -161,6 +246,7 @@ PROMPTS: list[dict[str, Any]] = [
         "arguments": [{"name": "resourceUri", "required": True}],
     },
     {"name": "test_prompt_with_image", "description": "A prompt that includes image content"},
+    {"name": "test_input_required_result_prompt", "description": "Asks the user for context first (SEP-2322)"},
 ]
 
 
@@ -174,8 +260,15 @@ class Fixtures:
     async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult.model_validate({"tools": TOOLS})
 
-    async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> Any:
         arguments = params.arguments or {}
+        if params.name in ROUNDS or params.name == "test_input_required_result_capabilities":
+            return self._rounds(ctx, params.name, params)
+        if params.name == "test_missing_capability" and not _declared(ctx, "sampling"):
+            data: dict[str, Any] = {"requiredCapabilities": {"sampling": {}}}
+            raise MCPError(code=MISSING_REQUIRED_CLIENT_CAPABILITY, message="This tool needs sampling", data=data)
+        if params.name == "test_streaming_elicitation":
+            return {"resultType": "input_required", "inputRequests": {"answer": _elicitation("Your answer?", "a")}}
         content = await self._run(ctx, params.name, arguments)
         if content is None:
             body = {"content": [_text("This tool intentionally returns an error for testing")], "isError": True}
@@ -183,8 +276,42 @@ class Fixtures:
             body = {"content": content, "isError": False}
         return types.CallToolResult.model_validate(body)
 
+    def _rounds(self, ctx: Ctx, name: str, params: types.InputResponseRequestParams) -> dict[str, Any]:
+        """SEP-2322: ask for the round's inputs until every one came back, then complete (the state, sealed by the
+        SDK's RequestStateBoundary, says which round a retry answers)."""
+        if name == "test_input_required_result_capabilities":
+            wanted = {"greeting": _sampling("Generate a greeting", 50)} if _declared(ctx, "sampling") else {}
+            if _declared(ctx, "elicitation"):
+                wanted["user_name"] = _elicitation("What is your name?", "name")
+            if params.input_responses is None and wanted:
+                return {"resultType": "input_required", "inputRequests": wanted}
+            return {"resultType": "complete", "content": [_text("capabilities respected")]}
+        rounds = ROUNDS[name]
+        done = int(params.request_state.removeprefix("round-")) if params.request_state else 0
+        answers = params.input_responses or {}
+        if params.input_responses is not None and set(rounds[done]) <= set(answers):
+            done += 1
+        if done < len(rounds):
+            body: dict[str, Any] = {"resultType": "input_required", "inputRequests": rounds[done]}
+            if name in WITH_STATE:
+                body["requestState"] = f"round-{done}"
+            return body
+        text = "state-ok: " if params.request_state else ""
+        text += ", ".join(_summary(answers[key]) for key in sorted(rounds[-1]))
+        if name == "test_input_required_result_prompt":
+            return {"resultType": "complete", "messages": [{"role": "user", "content": _text(f"Context: {text}")}]}
+        return {"resultType": "complete", "content": [_text(f"Hello, {text}!")]}
+
     async def _run(self, ctx: Ctx, name: str, arguments: dict[str, Any]) -> list[dict[str, Any]] | None:
         session = ctx.session
+        if name == "test_custom_headers":
+            return [_text(f"region={arguments.get('region')}")]
+        if name == "test_missing_capability":
+            return [_text("sampling declared")]
+        if name == "test_logging_tool":
+            if (ctx.meta or {}).get("io.modelcontextprotocol/logLevel") is not None:
+                await session.send_log_message("info", "logged as asked", "fixture", related_request_id=ctx.request_id)
+            return [_text("logged only when asked")]
         if name == "test_simple_text":
             return [_text("This is a simple text response for testing.")]
         if name == "test_image_content":
@@ -278,9 +405,8 @@ class Fixtures:
             text = json.dumps({"id": item, "templateTest": True, "data": f"Data for ID: {item}"})
             contents = {"uri": uri, "mimeType": "application/json", "text": text}
         else:
-            from mcp.shared.exceptions import MCPError
-
-            raise MCPError(code=-32002, message=f"Resource not found: {uri}")
+            # SEP-2164 (2026-07-28): -32602 with the URI in data; earlier revisions suggested -32002.
+            raise MCPError(code=INVALID_PARAMS, message=f"Resource not found: {uri}", data={"uri": uri})
         return types.ReadResourceResult.model_validate({"contents": [contents]})
 
     async def subscribe(self, ctx: Ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
@@ -294,8 +420,10 @@ class Fixtures:
     async def list_prompts(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
         return types.ListPromptsResult.model_validate({"prompts": PROMPTS})
 
-    async def get_prompt(self, ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    async def get_prompt(self, ctx: Ctx, params: types.GetPromptRequestParams) -> Any:
         args = params.arguments or {}
+        if params.name in ROUNDS:
+            return self._rounds(ctx, params.name, params)
         if params.name == "test_simple_prompt":
             messages = [{"role": "user", "content": _text("This is a simple prompt for testing.")}]
         elif params.name == "test_prompt_with_arguments":
@@ -313,9 +441,7 @@ class Fixtures:
                 {"role": "user", "content": _text("Please analyze the image above.")},
             ]
         else:
-            from mcp.shared.exceptions import MCPError
-
-            raise MCPError(code=-32602, message=f"Unknown prompt: {params.name}")
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
         return types.GetPromptResult.model_validate({"messages": messages})
 
     async def complete(self, ctx: Ctx, params: types.CompleteRequestParams) -> types.CompleteResult:
@@ -326,10 +452,34 @@ class Fixtures:
         return types.EmptyResult()
 
 
+def _declared(ctx: Ctx, capability: str) -> bool:
+    """Whether the client declared a capability (its 2026-07-28 envelope, or its `initialize`)."""
+    envelope = (ctx.meta or {}).get("io.modelcontextprotocol/clientCapabilities")
+    if isinstance(envelope, dict):
+        return capability in envelope
+    declared = ctx.session.client_capabilities
+    return declared is not None and getattr(declared, capability, None) is not None
+
+
+def _summary(answer: Any) -> str:
+    """One input response in a few words: the elicited content, the sampled text or the roots."""
+    dumped = (
+        answer.model_dump(mode="json", by_alias=True, exclude_none=True) if hasattr(answer, "model_dump") else answer
+    )
+    if isinstance(dumped, dict) and "content" in dumped:
+        content = dumped["content"]
+        if isinstance(content, dict):
+            return str(content["text"]) if content.get("type") == "text" else " ".join(map(str, content.values()))
+        return str(content)
+    if isinstance(dumped, dict) and "roots" in dumped:
+        return " ".join(str(root.get("uri")) for root in dumped["roots"])
+    return json.dumps(dumped)
+
+
 def build_fixture_server() -> Server[Any]:
     """A low-level SDK server with the suite's fixtures, for `create_app(settings, server=...)`."""
     fixtures = Fixtures()
-    return Server(
+    server = Server(
         "mcp-conformance-fixture",
         version="0.0.0",
         on_list_tools=fixtures.list_tools,
@@ -344,6 +494,12 @@ def build_fixture_server() -> Server[Any]:
         on_completion=fixtures.complete,
         on_set_logging_level=fixtures.set_logging_level,
     )
+    # requestState is sealed and verified at the boundary: a tampered echo is refused before any handler runs.
+    boundary = RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience="mcp-conformance-fixture")
+    server.middleware = [boundary]
+    # The HTTP stack answers -32022 naming every revision horologe speaks; discover says the same.
+    server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
+    return server
 
 
 def create_fixture_app(port: int) -> Starlette:

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 PREFIX=.ci/node
 NODE_VERSION=22.23.3
 PACKAGES=(
-  "@modelcontextprotocol/conformance@0.1.16"
+  "@modelcontextprotocol/conformance@0.2.0-alpha.12"
   "@modelcontextprotocol/inspector@2.12.0"
   "@modelcontextprotocol/sdk@1.32.2"
 )

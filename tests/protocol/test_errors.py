@@ -132,9 +132,9 @@ def test_invalid_params_from_the_sdk_become_a_translated_invalid_params_error() 
 
 def test_a_domain_error_outside_tools_call_carries_its_body_as_data() -> None:
     error, status = protocol_error(InvalidTimezone(N_("Unknown timezone {input}."), input="'X'"), Language())
-    assert (error.error.code, status) == (INVALID_TIMEZONE, 400)
+    assert (error.error.code, status) == (INVALID_PARAMS, 400)
     data: Any = error.error.data
-    assert data["error"]["kind"] == "invalid_timezone"
+    assert data["error"]["kind"] == "invalid_timezone" and data["error"]["code"] == INVALID_TIMEZONE
 
 
 def test_an_edge_answer_has_the_tables_status_and_a_json_rpc_body() -> None:

@@ -6,7 +6,7 @@ sits under it and rewrites each outgoing `JSONRPCRequest` and reads each incomin
 - state: the `state` capability is declared (in `initialize` and in the 2026-07-28 per-request
   `clientCapabilities`, both as SEP-1655's `state` and as the SEP-2133 extension), the stored state goes into
   every request's `_meta`, never into a notification, and the state a result sets is kept (`ClientState`);
-- context: `_meta["io.modelcontextprotocol/clientContext"]` on every `tools/call`, with this call's time;
+- context: `_meta["dev.horologe/clientContext"]` on every `tools/call`, with this call's time;
 - language: `_meta["io.modelcontextprotocol/acceptLanguage"]` on every request, and on HTTP exactly one
   `Accept-Language` field with the same value; a response whose `Content-Language` header disagrees with
   its `_meta` contentLanguage is malformed and reaches the caller as an error.

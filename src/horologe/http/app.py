@@ -7,11 +7,13 @@ order, and tests/http/test_app.py holds it to this list):
 2. `hosts.HostOriginGuard`: Host and Origin allow-lists (DNS-rebinding protection).
 3. Starlette's `CORSMiddleware`, only when CORS origins are configured.
 4. `body.BodyGuard`: size, JSON and depth limits; parses the body once into `request.RequestFacts`.
-5. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
-6. `timeout.Timeout`: 504 for a request that does not answer in time.
-7. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on.
+5. `batch.Batches`: a 2025-03-26 JSON-RPC batch passes the layers below once per message, answered as one.
+6. `era.EraGuard`: the body decides the era; the `MCP-Protocol-Version` header must agree (-32020, -32022).
+7. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
+8. `timeout.Timeout`: 504 for a request that does not answer in time.
+9. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on.
 
-Layers 5 and 7 read the facts the body guard left, so they sit behind it.
+Layers 5 to 7 and 9 read the facts the body guard left, so they sit behind it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from horologe.clock import Clock, SystemClock
 from horologe.config import Settings
 from horologe.core import tzdb
 from horologe.http.access_log import AccessLog
+from horologe.http.batch import Batches
 from horologe.http.body import BodyGuard
+from horologe.http.era import EraGuard
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
 from horologe.http.language import LanguageHeaders
 from horologe.http.mcp import MCPEndpoint
@@ -138,6 +142,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         )
     middleware += [
         Middleware(BodyGuard, max_bytes=http.max_body_bytes, max_depth=http.max_json_depth),
+        Middleware(Batches),
+        Middleware(EraGuard),
         Middleware(LanguageHeaders),
         Middleware(Timeout, seconds=http.request_timeout_seconds),
         *protection,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from starlette.types import Message, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from horologe.protocol.errors import RequestError, edge_answer
 
@@ -50,3 +50,17 @@ def close_on_shutdown(send: Send, close: Callable[[], Awaitable[None]]) -> Send:
         await send(message)
 
     return closing_send
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """Hand a buffered body to the app once, then pass the connection's own events (disconnect) through."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
-from horologe.http.asgi import header, refuse
+from horologe.http.asgi import header, refuse, replay
 from horologe.http.request import FACTS_KEY, read_facts
 from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError
 from horologe.wire import needs_normalizing, normalize_request
@@ -29,6 +29,7 @@ class BodyGuard:
         if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(JSON_BODY_PATHS):
             await self.app(scope, receive, send)
             return
+        trim_field_values(scope)
         declared = header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await refuse(send, BodyTooLarge(limit=self.max_bytes))
@@ -54,7 +55,7 @@ class BodyGuard:
             # moves where it keeps it; the SDK then reads the rewritten body.
             body = json.dumps(normalize_request(payload)).encode()
         scope.setdefault("state", {})[FACTS_KEY] = read_facts(scope["path"], payload)
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replay(body, receive), send)
 
     async def _read(self, receive: Receive) -> bytes | None:
         chunks: list[bytes] = []
@@ -73,6 +74,19 @@ class BodyGuard:
         return b"".join(chunks)
 
 
+def trim_field_values(scope: Scope) -> None:
+    """Strip every header value of the request of surrounding spaces and tabs (RFC 9110 §5.5: they are not part
+    of the value). h11 strips them, httptools (uvicorn's default parser) keeps them, so `Mcp-Name: x ` must not
+    reach the SDK's exact comparison with the body."""
+    headers = scope["headers"]
+    if not any(value[:1] in _OWS or value[-1:] in _OWS for _, value in headers if value):
+        return
+    scope["headers"] = [(name, value.strip(b" \t")) for name, value in headers]
+
+
+_OWS = (b" ", b"\t")
+
+
 def _depth(value: Any, limit: int) -> int:
     """Nesting depth of a JSON value, counted without recursion and stopping past `limit`."""
     deepest = 0
@@ -86,17 +100,3 @@ def _depth(value: Any, limit: int) -> int:
             children = node.values() if isinstance(node, dict) else node
             stack.extend((child, level + 1) for child in children)
     return deepest
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """Hand the buffered body to the app once, then pass the connection's own events (disconnect) through."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay

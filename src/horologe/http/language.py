@@ -7,7 +7,7 @@
   (HeaderMismatch). The check runs before any grammar validation and normalizes nothing.
 - A header without `_meta` creates no preference; a missing header is fine.
 - JSON responses carry the answer's `contentLanguage` in exactly one `Content-Language` line, with
-  `Vary: Accept-Language` when the language came from `_meta`, and `Cache-Control: private` when `_meta` was
+  `Vary: Accept-Language` when the language came from `_meta`, and `private` added to `Cache-Control` when `_meta` was
   present but the header was not (a shared cache cannot see the language). SSE responses carry the language
   per message only: no stream-wide `Content-Language`.
 
@@ -119,18 +119,23 @@ class _LanguageSender:
         await self.send(message)
 
 
+_LIST_FIELDS = frozenset({b"vary", b"cache-control"})
+"""Comma-separated list fields: ours extends what the answer already says (SSE's `Cache-Control: no-cache,
+no-transform` becomes `no-cache, no-transform, private`), never replaces it."""
+
+
 def _merged(headers: list[tuple[bytes, bytes]], extra: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """`headers` with each `extra` header set to exactly one line (an existing Vary is extended)."""
+    """`headers` with each `extra` header set to exactly one line (an existing Vary or Cache-Control is extended)."""
     names = {name for name, _ in extra}
-    kept = [(k, v) for k, v in headers if k.lower() not in names - {b"vary"}]
+    kept = [(k, v) for k, v in headers if k.lower() not in names - _LIST_FIELDS]
     for name, value in extra:
-        if name == b"vary":
-            existing = [v for k, v in kept if k.lower() == b"vary"]
-            kept = [(k, v) for k, v in kept if k.lower() != b"vary"]
+        if name in _LIST_FIELDS:
+            existing = [v for k, v in kept if k.lower() == name]
+            kept = [(k, v) for k, v in kept if k.lower() != name]
             parts = [part.strip() for line in existing for part in line.split(b",") if part.strip()]
             if value.lower() not in {part.lower() for part in parts}:
                 parts.append(value)
-            kept.append((b"vary", b", ".join(parts)))
+            kept.append((name, b", ".join(parts)))
         else:
             kept.append((name, value))
     return kept

@@ -36,6 +36,7 @@ from horologe.protocol.pipeline import LANGUAGE_SCOPE_KEY, RenderedError
 from horologe.tools.spec import ToolSpec
 from horologe.wire import (
     ACCEPT_LANGUAGE_META,
+    CLIENT_CONTEXT_KEYS,
     CLIENT_CONTEXT_META,
     ERROR_META,
     INVALID_PARAMS,
@@ -93,8 +94,8 @@ def request_meta(request: Request, payload: dict[str, Any]) -> dict[str, Any]:
     """The `_meta` a REST body stands for: its own `_meta`, then `clientContext` and `Accept-Language`."""
     given = payload.get("_meta")
     meta: dict[str, Any] = dict(given) if isinstance(given, dict) else {}
-    if TOP_LEVEL_CLIENT_CONTEXT in payload:
-        meta.setdefault(CLIENT_CONTEXT_META, payload[TOP_LEVEL_CLIENT_CONTEXT])
+    if TOP_LEVEL_CLIENT_CONTEXT in payload and not any(key in meta for key in CLIENT_CONTEXT_KEYS):
+        meta[CLIENT_CONTEXT_META] = payload[TOP_LEVEL_CLIENT_CONTEXT]
     language = accept_language_header(request.scope)
     if language is not None:
         meta.setdefault(ACCEPT_LANGUAGE_META, language)

@@ -31,7 +31,7 @@ from horologe.tools.preferences import stored_preferences
 from horologe.wire import (
     ACCEPT_LANGUAGE_META,
     CLIENT_CAPABILITIES_META,
-    CLIENT_CONTEXT_META,
+    CLIENT_CONTEXT_KEYS,
     TRACE_META_KEYS,
     meta_of,
 )
@@ -79,7 +79,7 @@ class ContextBuilder:
         SDK read it) and `handshake` whether this connection had an `initialize`; the raw `_meta` envelope wins.
         """
         meta = meta_of(params) or NO_META
-        raw_client = meta.get(CLIENT_CONTEXT_META)
+        raw_client = next((meta[key] for key in CLIENT_CONTEXT_KEYS if key in meta), None)
         client = (
             read_client_context(raw_client, locale_known=locale_known, places=gazetteer(), zone_at=zone_at)
             if raw_client is not None

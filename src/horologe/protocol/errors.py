@@ -8,9 +8,12 @@ message, as httpx proves every transport exception is mapped.
 
 | error                                | tools/call                        | other methods      | HTTP status  |
 |--------------------------------------|-----------------------------------|--------------------|--------------|
-| domain error (zone, timestamp, ...)  | `isError` result, code in `_meta` | its JSON-RPC code  | 400          |
+| domain error (zone, timestamp, ...)  | `isError` result, code in `_meta` | -32602, code in data | 400        |
 | tool arguments fail the schema       | `isError` result (-32602)         | -32602             | 400          |
 | unknown tool, prompt, resource       | -32602                            | -32602             | 404          |
+| invalid cursor                       | -                                 | -32602             | 400          |
+| header and body disagree             | -32020                            | same               | 400          |
+| protocol version not spoken          | -32022, `data.supported`          | same               | 400          |
 | bad JSON / not a request             | -32700 / -32600                   | same               | 400          |
 | body too large, Host, Origin         | -32600                            | same               | 413/421/403  |
 | rate limited, refused tokens         | 429                               | same               | 429          |
@@ -54,6 +57,7 @@ from horologe.wire import (
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     RATE_LIMITED,
+    SUPPORTED_VERSIONS,
     UNAUTHORIZED,
     UNSUPPORTED_PROTOCOL_VERSION,
     error_response,
@@ -122,6 +126,13 @@ class HeaderMismatch(RequestError):
         "Bad Request: the request headers and body disagree: the request _meta {field} value is {body} but the "
         "{header} header is {value}"
     )
+
+
+class UnsupportedVersion(RequestError):
+    """A request names a protocol revision this server does not speak (`data`: `supported` and `requested`)."""
+
+    kind = "unsupported_protocol_version"
+    template = N_("Unsupported protocol version {requested}. This server speaks {supported}.")
 
 
 class RateLimited(RequestError):
@@ -238,6 +249,13 @@ class UnknownPrompt(RequestError):
     template = N_("Unknown prompt {name}. Available: {prompts}.")
 
 
+class InvalidCursor(RequestError):
+    """A list request carried a cursor this server never gave out (every list fits in one page)."""
+
+    kind = "invalid_cursor"
+    template = N_("Invalid cursor {cursor}: this list has a single page; ask again without a cursor.")
+
+
 class InvalidRequestParams(RequestError):
     """The request's params do not match the method's schema (the SDK's validation)."""
 
@@ -273,6 +291,7 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     ForbiddenOrigin: Answer(INVALID_REQUEST, 403),
     UnsupportedMediaType: Answer(INVALID_REQUEST, 415),
     HeaderMismatch: Answer(HEADER_MISMATCH, 400),
+    UnsupportedVersion: Answer(UNSUPPORTED_PROTOCOL_VERSION, 400),
     RateLimited: Answer(RATE_LIMITED, 429),
     AuthRefused: Answer(UNAUTHORIZED, 401),
     TokenInQuery: Answer(UNAUTHORIZED, 400),
@@ -284,6 +303,7 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     UnknownTool: Answer(INVALID_PARAMS, 404),
     UnknownResource: Answer(INVALID_PARAMS, 404),
     UnknownPrompt: Answer(INVALID_PARAMS, 404),
+    InvalidCursor: Answer(INVALID_PARAMS, 400),
     InvalidRequestParams: Answer(INVALID_PARAMS, 400),
     InternalError: Answer(INTERNAL_ERROR, 500),
 }
@@ -361,9 +381,20 @@ def protocol_error(error: Exception, language: Language, method: str = "") -> tu
         error = InternalError()
     answer = answer_for(error)
     if isinstance(error, TimeError):
+        # Outside tools/call a domain error is a bad parameter (a zone in a resource URI, a prompt argument): -32602,
+        # as 2026-07-28 asks of protocol errors; the seed's own code stays in `data.error.code`.
         body = error_body(error, language)
-        return MCPError(code=answer.code, message=str(body["message"]), data={"error": body}), answer.status
+        return MCPError(code=INVALID_PARAMS, message=str(body["message"]), data={"error": body}), answer.status
     return MCPError(code=answer.code, message=message_of(error, language), data=error.data), answer.status
+
+
+def unsupported_version_error(requested: object) -> UnsupportedVersion:
+    """The -32022 error for a revision we do not speak, naming every one we do."""
+    supported = list(SUPPORTED_VERSIONS)
+    shown = str(requested)[:40]
+    return UnsupportedVersion(
+        requested=repr(shown), supported=", ".join(supported), data={"supported": supported, "requested": shown}
+    )
 
 
 def edge_answer(error: RequestError, request_id: Any = None) -> tuple[int, bytes]:

@@ -18,7 +18,7 @@ from horologe.context import RequestContext
 from horologe.core.errors import TimeError
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
-from horologe.protocol import completion, prompts, resources
+from horologe.protocol import completion, elicit, prompts, resources
 from horologe.protocol.context import context_of
 from horologe.protocol.errors import (
     ToolNotEnabled,
@@ -28,7 +28,7 @@ from horologe.protocol.errors import (
     arguments_error,
     tool_error,
 )
-from horologe.protocol.listing import localized_entries, tool_model
+from horologe.protocol.listing import localized_entries, one_page, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -92,6 +92,7 @@ class Handlers:
 
     async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         """The offered tools with schemas, and titles and annotations in the request's language."""
+        one_page(params)
         tag = context_of(ctx).language.tag
         listed = [tool_model(spec, tag, self.translate_descriptions, self.default_zone) for spec in self.tools]
         return types.ListToolsResult(tools=listed)
@@ -104,16 +105,24 @@ class Handlers:
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
         result = run_tool(self.offered, params.name, params.arguments, context, self.options)
+        if result.get("isError") and elicit.declares_elicitation(context):
+
+            def rerun(arguments: dict[str, Any]) -> dict[str, Any]:
+                return run_tool(self.offered, params.name, arguments, context, self.options)
+
+            result = await elicit.resolve_by_asking(ctx, params, context, result, rerun)
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
+        resources.link_zone(result, params.name, ctx.protocol_version)
         result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: context.report()}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
-        result["resultType"] = "complete"
+        result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
         return result
 
     async def list_resources(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         """The static resources."""
+        one_page(params)
         entries = localized_entries(resources.STATIC_RESOURCES, self._tag(ctx), self.translate_descriptions)
         return types.ListResourcesResult.model_validate({"resources": entries})
 
@@ -121,6 +130,7 @@ class Handlers:
         self, ctx: Ctx, params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
         """The per-zone resource template."""
+        one_page(params)
         entries = localized_entries(resources.TEMPLATES, self._tag(ctx), self.translate_descriptions)
         return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": entries})
 
@@ -137,6 +147,7 @@ class Handlers:
 
     async def list_prompts(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
         """The prompts."""
+        one_page(params)
         entries = localized_entries(prompts.PROMPTS, self._tag(ctx), self.translate_descriptions)
         return types.ListPromptsResult.model_validate({"prompts": entries})
 
@@ -151,7 +162,11 @@ class Handlers:
         """Suggest timezone names for the arguments that take one."""
         ref = params.ref
         target = ref.name if isinstance(ref, types.PromptReference) else ref.uri
-        values, total, has_more = completion.complete(ref.type, target, params.argument.name, params.argument.value)
+        known = params.context.arguments if params.context is not None else None
+        now = context_of(ctx).now
+        values, total, has_more = completion.complete(
+            ref.type, target, params.argument.name, params.argument.value, known, now.year
+        )
         body: dict[str, Any] = {"values": values, "hasMore": has_more}
         if not has_more:
             body["total"] = total

@@ -12,8 +12,16 @@ from typing import Any
 import mcp_types as types
 
 from horologe.i18n.language import gettext
+from horologe.protocol.errors import InvalidCursor
 from horologe.tools.registry import tool_schemas
 from horologe.tools.spec import ToolSpec
+
+
+def one_page(params: types.PaginatedRequestParams | None) -> None:
+    """Refuse a cursor (-32602): every list fits in one page, so no cursor was ever given out."""
+    cursor = params.cursor if params is not None else None
+    if cursor is not None:
+        raise InvalidCursor(cursor=repr(cursor[:40]), data={"cursor": cursor[:40]})
 
 
 @cache

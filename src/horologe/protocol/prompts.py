@@ -76,6 +76,7 @@ def get_prompt(name: str, arguments: Mapping[str, str] | None, ctx: RequestConte
         "falls into a DST change, say which reading you used.\n\n"
         f"Question: {query}"
     )
+    ctx.language.fall_back()  # the prompt is written in English only: `contentLanguage` says so
     return {
         "description": f"Time query assistant for: {query[:80]}",
         "messages": [{"role": "user", "content": {"type": "text", "text": text}}],

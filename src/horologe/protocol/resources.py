@@ -9,6 +9,8 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from zoneinfo import ZoneInfo
 
+from mcp_types.version import is_version_at_least
+
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.errors import InvalidArgument
@@ -53,17 +55,36 @@ TEMPLATES: tuple[dict[str, Any], ...] = (
 )
 
 
+LINKS_ZONE = frozenset({"get_timezone_info"})
+"""Tools whose result links the zone's resource, so a client can read its transitions without another call."""
+
+
+def link_zone(result: dict[str, Any], tool: str, protocol_version: str) -> None:
+    """Add a `resource_link` to `timezone://{zone}` to a tool result that names a zone (in place), in revisions
+    that have links (2025-06-18 and later)."""
+    zone = result.get("structuredContent", {}).get("timezone") if tool in LINKS_ZONE else None
+    if isinstance(zone, str) and is_version_at_least(protocol_version, "2025-06-18"):
+        link = {"type": "resource_link", "uri": ZONE_SCHEME + zone, "name": zone, "mimeType": "application/json"}
+        result["content"].append(link)
+
+
 def read_resource(uri: str, ctx: RequestContext) -> tuple[str, str] | None:
-    """The (mimeType, text) of a resource, or None when no resource has this URI."""
+    """The (mimeType, text) of a resource, or None when no resource has this URI.
+
+    Every resource is written in English (names, keys and prose alike), whatever language the request prefers, so
+    the answer's `contentLanguage` says `en` (SEP-2792: the language actually used)."""
     readers: dict[str, Callable[[RequestContext], tuple[str, str]]] = {
         DATABASE_URI: timezone_database,
         FORMATS_URI: time_formats,
     }
     if uri in readers:
-        return readers[uri](ctx)
-    if uri.startswith(ZONE_SCHEME):
-        return zone_resource(uri, ctx)
-    return None
+        found = readers[uri](ctx)
+    elif uri.startswith(ZONE_SCHEME):
+        found = zone_resource(uri, ctx)
+    else:
+        return None
+    ctx.language.fall_back()
+    return found
 
 
 def timezone_database(ctx: RequestContext) -> tuple[str, str]:

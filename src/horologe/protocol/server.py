@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
-from mcp.server.context import ServerMiddleware
+import mcp_types as types
+from mcp.server.caching import CacheableMethod, CacheHint
+from mcp.server.context import ServerMiddleware, ServerRequestContext
 from mcp.server.lowlevel.server import Server
 
 from horologe import __version__
@@ -22,6 +25,7 @@ from horologe.protocol.state import StateReader
 from horologe.protocol.tracing import tracing_stage
 from horologe.tools.registry import selected_tools
 from horologe.tools.spec import ToolOptions
+from horologe.wire import SUPPORTED_VERSIONS
 
 INSTRUCTIONS: Final = """\
 horologe gives exact times: never guess the date, the time or an offset; call a tool.
@@ -36,6 +40,17 @@ disambiguation: compatible (default: a skipped time moves forward by the gap, a 
 earlier, later, or reject (an error instead of a guess).
 Output formats: iso8601, rfc3339, rfc2822, http, unix, unix_ms, human, custom (with custom_format, a strftime \
 pattern)."""
+
+
+LIST_TTL_MS: Final = 3_600_000
+CACHE_HINTS: Final[Mapping[CacheableMethod, CacheHint]] = {
+    method: CacheHint(ttl_ms=LIST_TTL_MS, scope="public")
+    for method in ("server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list")
+}
+"""2026-07-28 caching hints: what we list changes only with the settings (a restart), never per caller or token, so
+a client may reuse it for an hour and share it across authorization contexts; the entry still varies by the
+request's `acceptLanguage`, which SEP-2792 puts in the client's cache key. `resources/read` keeps the SDK's
+default (stale at once, private): every resource is rendered from "now"."""
 
 
 def instructions(default_zone: ResolvedZone, settings: Settings) -> str:
@@ -78,12 +93,30 @@ def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any
         description="Time, timezones and DST done right.",
         instructions=instructions(default_zone, settings),
         get_tool_input_schema=handlers.input_schema,
+        cache_hints=CACHE_HINTS,
+        website_url=settings.server.website_url,
+        icons=[types.Icon(src=settings.server.icon_url)] if settings.server.icon_url else None,
         **registered,
     )
+    server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
     state = StateReader.from_settings(settings) if settings.state.enabled else None
     builder = ContextBuilder(clock, default_zone, settings.i18n.default_language, state, local_memories(settings))
     server.middleware = pipeline([*stages, ContextStage(builder, state), error_stage])
     return server
+
+
+def discover_handler(server: Server[Any]) -> Any:
+    """`server/discover` as the SDK answers it, but `supportedVersions` lists every revision horologe speaks (the
+    SDK's lists only the per-request ones; the handshake revisions are served through `initialize`)."""
+
+    async def discover(ctx: ServerRequestContext[Any, Any], params: types.RequestParams) -> types.DiscoverResult:
+        return types.DiscoverResult(
+            supported_versions=list(SUPPORTED_VERSIONS),
+            capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+            instructions=server.instructions,
+        )
+
+    return discover
 
 
 def pipeline(stages: list[ServerMiddleware[Any]]) -> list[ServerMiddleware[Any]]:

@@ -28,7 +28,7 @@ from horologe.state import (
     StateCodec,
     item_size,
 )
-from horologe.wire import ANY_STATE_KEY, STATE_EXTENSION, STATE_KEYS, STATE_REPORT_META
+from horologe.wire import ANY_STATE_KEY, STATE_EXTENSIONS, STATE_KEYS, STATE_REPORT_META
 
 logger = logging.getLogger("horologe")
 
@@ -101,11 +101,13 @@ class StateReader:
 
 def _declares_state(capabilities: object) -> bool:
     if isinstance(capabilities, ClientCapabilities):
-        return STATE_EXTENSION in (capabilities.extensions or {})
+        return any(key in (capabilities.extensions or {}) for key in STATE_EXTENSIONS)
     if not isinstance(capabilities, Mapping):
         return False
     extensions = capabilities.get("extensions")
-    return "state" in capabilities or (isinstance(extensions, Mapping) and STATE_EXTENSION in extensions)
+    return "state" in capabilities or (
+        isinstance(extensions, Mapping) and any(k in extensions for k in STATE_EXTENSIONS)
+    )
 
 
 def capability_of(

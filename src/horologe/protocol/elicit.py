@@ -1,0 +1,114 @@
+"""Asking the user instead of failing: an ambiguous zone (`IST`, `Springfield`) resolved by elicitation.
+
+When a tool call fails only because a timezone argument names several zones, and the client declared the
+`elicitation` capability, the server asks which one was meant, with the candidates as a closed list:
+- 2026-07-28: the answer is an `InputRequiredResult` (SEP-2322) whose `inputRequests` hold one
+  `elicitation/create` keyed by the argument's name; the client retries the same call with the user's choice in
+  `inputResponses`, and the tool runs with it. No `requestState` is needed: the retry carries the arguments.
+- 2025-06-18 and later, through `initialize`: an `elicitation/create` request to the client on the same
+  connection (stdio, or HTTP with sessions); without a back channel the error stands.
+A choice outside the candidates is asked for again; a declined or cancelled question gives the original error.
+One argument is resolved per call: a second ambiguous argument comes back as the tool error it is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
+
+from horologe.context import RequestContext
+from horologe.core.errors import AmbiguousTimezone, TimeError
+from horologe.core.messages import N_, msg
+from horologe.core.zones import resolve_zone
+from horologe.places import gazetteer
+from horologe.wire import ERROR_META
+
+logger = logging.getLogger("horologe")
+Run = Callable[[dict[str, Any]], dict[str, Any]]
+QUESTION: Final = N_("{input} can mean several timezones. Which one do you mean?")
+
+
+def ambiguous_argument(result: Mapping[str, Any], arguments: Mapping[str, Any]) -> tuple[str, list[str]] | None:
+    """The argument whose zone is ambiguous and its candidates, when that is why the tool failed; else None."""
+    error = result.get("_meta", {}).get(ERROR_META) if result.get("isError") else None
+    if not isinstance(error, dict) or error.get("kind") != "ambiguous_timezone":
+        return None
+    candidates = error.get("details", {}).get("candidates")
+    if not isinstance(candidates, list) or not candidates:
+        return None
+    for name, value in arguments.items():
+        if isinstance(value, str) and _ambiguous(value):
+            return name, [str(candidate) for candidate in candidates]
+    return None
+
+
+def _ambiguous(value: str) -> bool:
+    try:
+        resolve_zone(value, places=gazetteer())
+    except AmbiguousTimezone:
+        return True
+    except TimeError:  # any other complaint is not ours to ask about
+        return False
+    return False
+
+
+def declares_elicitation(context: RequestContext) -> bool:
+    """Whether the client declared it can ask its user (form elicitation)."""
+    return context.capabilities.get("elicitation") is not None
+
+
+async def resolve_by_asking(
+    ctx: ServerRequestContext[Any, Any],
+    params: types.CallToolRequestParams,
+    context: RequestContext,
+    result: dict[str, Any],
+    run: Run,
+) -> dict[str, Any]:
+    """The tool's result once the user chose among the candidates; the input request (2026-07-28); or `result`."""
+    arguments = dict(params.arguments or {})
+    found = ambiguous_argument(result, arguments)
+    if found is None or not declares_elicitation(context):
+        return result
+    name, candidates = found
+    question = context.language.render(msg(QUESTION, input=repr(arguments[name])))
+    schema = {
+        "type": "object",
+        "properties": {name: {"type": "string", "title": name, "enum": candidates}},
+        "required": [name],
+    }
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        answer = (params.input_responses or {}).get(name)
+        return _answered(answer, name, candidates, arguments, run, result) or {
+            "resultType": "input_required",
+            "inputRequests": {
+                name: {"method": "elicitation/create", "params": {"message": question, "requestedSchema": schema}}
+            },
+        }
+    if not is_version_at_least(ctx.protocol_version, "2025-06-18"):
+        return result
+    try:
+        answer = await ctx.session.elicit_form(question, schema, related_request_id=ctx.request_id)
+    except MCPError as exc:  # no back channel (stateless HTTP), a client that refused: the error stands
+        logger.info("could not ask the client to choose a zone: %s", type(exc).__name__)
+        return result
+    return _answered(answer, name, candidates, arguments, run, result) or result
+
+
+def _answered(
+    answer: object, name: str, candidates: list[str], arguments: dict[str, Any], run: Run, original: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The tool run with the user's choice; the original error when they declined; None to ask (again)."""
+    if not isinstance(answer, types.ElicitResult):
+        return None
+    if answer.action != "accept":
+        return original
+    choice = (answer.content or {}).get(name)
+    if not isinstance(choice, str) or choice not in candidates:
+        return None
+    return run({**arguments, name: choice})
