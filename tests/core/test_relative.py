@@ -338,3 +338,10 @@ def test_a_weekend_across_a_dst_change_ends_at_the_local_midnight() -> None:
     result = resolved("this weekend", "2026-10-24T10:00")  # Vienna falls back on Sunday 2026-10-25
     assert result.end is not None
     assert (result.end.astimezone(UTC) - result.start.astimezone(UTC)) == timedelta(hours=49)
+
+
+def test_a_repeated_expression_is_resolved_at_each_reference() -> None:
+    # The parse of a text is kept; the answer never is: each call resolves at its own reference.
+    night, summer = at("Europe/Vienna", "2026-03-29T00:30"), at("Europe/Vienna", "2026-07-01T10:00")
+    assert instant("in 2 hours", night, "Europe/Vienna") == "2026-03-29T03:30:00+02:00"
+    assert instant("in 2 hours", summer, "Europe/Vienna") == "2026-07-01T12:00:00+02:00"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from functools import lru_cache
 from typing import Literal
 
 from horologe.core.errors import InvalidArgument
@@ -114,11 +115,18 @@ def resolve_expression(
         )
     order = [code for code in languages if code in LANGUAGES]
     order += [code for code in LANGUAGE_CODES if code not in order]
-    parsed = parse_expression(expression, order)
+    parsed = _parsed(expression, tuple(order))
     if parsed is None:
         raise unknown_expression(expression, order[0])
     spec, language = parsed
     return _Resolver(reference, zone, week_start, weekend, language).resolve(spec)
+
+
+@lru_cache(maxsize=1024)
+def _parsed(expression: str, order: tuple[str, ...]) -> tuple[Spec, str] | None:
+    # Parsing is pure and tries dozens of patterns per language; resolving the parsed spec at a reference is cheap.
+    # Models repeat the same few expressions, so each (text, language order) is parsed once.
+    return parse_expression(expression, order)
 
 
 def unknown_expression(expression: str, language: str = "en") -> UnknownExpression:
