@@ -91,3 +91,10 @@ def test_a_reader_that_leaves_early_ends_the_call_quietly() -> None:
         errors = process.stderr.read().decode()
         assert process.wait(timeout=60) == 0
     assert "Traceback" not in errors and "BrokenPipe" not in errors
+
+
+def test_the_tool_budget_flag_reaches_a_call(capsys: pytest.CaptureFixture[str]) -> None:
+    rule = "RRULE:FREQ=SECONDLY\nEXRULE:FREQ=SECONDLY"
+    assert main(["call", "--tool-budget", "0.3", "--toolsets", "all", "next_occurrences", f"rule={rule}"]) == 1
+    out = capsys.readouterr()
+    assert "(0.3 s) and was stopped" in out.out + out.err

@@ -122,6 +122,8 @@ def test_file_values_merge_with_flags_of_the_same_section(tmp_path: Path) -> Non
         ({"server": {"port": 70000}}, "server.port"),
         ({"server": {"colour": "blue"}}, "server.colour"),
         ({"tiem": {}}, "tiem"),
+        ({"execution": {"budget_seconds": 0}}, "execution.budget_seconds"),
+        ({"execution": {"budget_seconds": 601}}, "execution.budget_seconds"),
     ],
 )
 def test_invalid_configuration_names_the_bad_key(tmp_path: Path, body: object, key: str) -> None:
@@ -151,3 +153,14 @@ def test_an_invalid_environment_value_names_the_variable_key(monkeypatch: pytest
 
 def test_local_is_accepted_as_the_default_timezone() -> None:
     assert load_settings(None, {"time": {"default_timezone": "LOCAL"}}).time.default_timezone == "local"
+
+
+def test_the_tool_budget_comes_from_the_file_the_environment_or_a_flag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert load_settings().execution.budget_seconds == 5.0
+    path = write(tmp_path, {"execution": {"budget_seconds": 2}})
+    assert load_settings(path).execution.budget_seconds == 2.0
+    monkeypatch.setenv("HOROLOGE_EXECUTION__BUDGET_SECONDS", "3.5")
+    assert load_settings(path).execution.budget_seconds == 3.5
+    assert load_settings(path, {"execution": {"budget_seconds": 0.5}}).execution.budget_seconds == 0.5

@@ -14,7 +14,7 @@ from typing import Final
 from horologe.core.errors import OutOfTime
 from horologe.core.messages import N_, Message, msg
 
-NARROW_GENERIC: Final = N_("Ask for less in one call (a shorter range, fewer items).")
+NARROW_GENERIC: Final = msg(N_("Ask for less in one call (a shorter range, fewer items)."))
 
 
 class Budget:
@@ -43,7 +43,7 @@ def out_of_time(seconds: float, narrow: Message | None = None) -> OutOfTime:
     return OutOfTime(
         N_("This call needed more computation than the server allows for one call ({seconds} s) and was stopped."),
         seconds=f"{seconds:g}",
-        also=(narrow or msg(NARROW_GENERIC),),
+        also=(narrow or NARROW_GENERIC,),
         details={"budget_seconds": seconds},
     )
 
