@@ -6,12 +6,17 @@ import pytest
 
 from horologe.core.budget import UNLIMITED, Budget, out_of_time
 from horologe.core.errors import OutOfTime
-from horologe.core.messages import N_, msg
+from horologe.core.recurrence import NARROW_RULE
 
 
 def test_the_callers_check_is_asked_once_every_few_steps() -> None:
     asked: list[int] = []
-    budget = Budget(lambda: bool(asked.append(1)), every=10)
+
+    def expired() -> bool:
+        asked.append(1)
+        return False
+
+    budget = Budget(expired, every=10)
     for _ in range(95):
         budget.spend()
     assert len(asked) == 9
@@ -22,13 +27,7 @@ def test_a_check_that_says_time_is_up_stops_the_next_step_with_the_narrowing_hin
     budget.spend()
     budget.spend()
     with pytest.raises(OutOfTime) as caught:
-        budget.spend(
-            msg(
-                N_(
-                    "Ask for fewer occurrences, move DTSTART closer to the start, or use a rule that matches more often."
-                )
-            )
-        )
+        budget.spend(NARROW_RULE)
     assert caught.value.kind == "budget_exceeded"
     assert caught.value.message.startswith(
         "This call needed more computation than the server allows for one call (2.5 s)"
