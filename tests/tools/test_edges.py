@@ -188,7 +188,7 @@ def test_no_tool_argument_at_an_edge_makes_an_internal_error_or_a_hang(name: str
     counts = sweep(TOOLS[name])
     problems = [key for key in counts if key.startswith(("internal:", "hang:"))]
     assert not problems, problems[:10]
-    assert counts["answered"] + counts["refused"] > 20
+    assert counts["answered"] + counts["refused"] >= 10
 
 
 def main() -> None:
