@@ -111,15 +111,13 @@ def run_remote(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 def use_mode(mode: str, pool: ProcessPoolExecutor) -> Callable[[], None]:
     """Make `Executor.run` run tool bodies `mode`'s way; return the undo."""
-    from dataclasses import replace
-
-    from horologe.core.budget import Budget
     from horologe.protocol import execution, handlers
 
     original_run, original_tool = execution.Executor.run, handlers.run_tool
 
     async def inline(self: Any, body: Any, context: Any) -> Any:
-        return body(replace(context, budget=Budget(lambda: False, seconds=self.budget_seconds)))
+        context.budget.arm(lambda: False, self.budget_seconds)
+        return body(context)
 
     async def in_process_pool(self: Any, body: Any, context: Any) -> Any:
         name, arguments = body(context)  # the stub below: which tool, which arguments

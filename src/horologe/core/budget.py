@@ -28,6 +28,11 @@ class Budget:
         self._left = every
         self.seconds = seconds
 
+    def arm(self, expired: Callable[[], bool], seconds: float) -> None:
+        """Give a fresh budget its caller's check (the executor does, once per call)."""
+        self._expired = expired
+        self.seconds = seconds
+
     def spend(self, narrow: Message | None = None) -> None:
         """Count one step; raise OutOfTime (saying what to narrow) when the caller's check says time is up."""
         self._left -= 1
@@ -49,4 +54,4 @@ def out_of_time(seconds: float, narrow: Message | None = None) -> OutOfTime:
 
 
 UNLIMITED: Final = Budget()
-"""The budget of calls made without one (tests, direct library use): it only counts."""
+"""The budget of calls made without one (direct library use): it only counts, and is never armed."""
