@@ -143,3 +143,10 @@ def test_stdio_serving_and_rate_settings_need_no_http_extra() -> None:
     assert completed.returncode == 0, completed.stderr
     answer = json.loads(completed.stdout)
     assert answer["id"] == 1 and answer["result"]["structuredContent"]["timezone"]
+
+
+def test_the_tool_budget_flag_reaches_a_call(capsys: pytest.CaptureFixture[str]) -> None:
+    rule = "RRULE:FREQ=SECONDLY\nEXRULE:FREQ=SECONDLY"
+    assert main(["call", "--tool-budget", "0.3", "--toolsets", "all", "next_occurrences", f"rule={rule}"]) == 1
+    out = capsys.readouterr()
+    assert "(0.3 s) and was stopped" in out.out + out.err

@@ -136,6 +136,8 @@ def test_file_values_merge_with_flags_of_the_same_section(tmp_path: Path) -> Non
         ({"server": {"port": 70000}}, "server.port"),
         ({"server": {"colour": "blue"}}, "server.colour"),
         ({"tiem": {}}, "tiem"),
+        ({"execution": {"budget_seconds": 0}}, "execution.budget_seconds"),
+        ({"execution": {"budget_seconds": 601}}, "execution.budget_seconds"),
     ],
 )
 def test_invalid_configuration_names_the_bad_key(tmp_path: Path, body: object, key: str) -> None:
@@ -201,3 +203,14 @@ def test_the_body_buffer_must_hold_at_least_one_body_of_the_largest_size() -> No
 def test_new_sessions_per_client_must_be_a_rate(rate: str) -> None:
     with pytest.raises(ConfigError, match=r"http.new_sessions_per_client: .* is not a rate like"):
         load_settings(overrides={"http": {"new_sessions_per_client": rate}})
+
+
+def test_the_tool_budget_comes_from_the_file_the_environment_or_a_flag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert load_settings().execution.budget_seconds == 5.0
+    path = write(tmp_path, {"execution": {"budget_seconds": 2}})
+    assert load_settings(path).execution.budget_seconds == 2.0
+    monkeypatch.setenv("HOROLOGE_EXECUTION__BUDGET_SECONDS", "3.5")
+    assert load_settings(path).execution.budget_seconds == 3.5
+    assert load_settings(path, {"execution": {"budget_seconds": 0.5}}).execution.budget_seconds == 0.5

@@ -113,3 +113,48 @@ def test_a_connection_that_opens_with_a_handshake_or_an_envelope_is_left_alone(f
     later: dict[str, object] = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
     envelopes.complete(later)
     assert "params" not in later
+
+
+@pytest.mark.parametrize(
+    ("line", "request_id"),
+    [
+        (b'{"jsonrpc":"2.0","id":"a\\ud800","method":"ping"}', None),
+        (b'{"jsonrpc":"2.0","id":3,"method":"\\udc00"}', 3),
+        (b'{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"t","arguments":{"\\ud800":1}}}', "x"),
+        (b'{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":{"progressToken":"\\udfff"}}}', 4),
+    ],
+)
+def test_a_lone_surrogate_anywhere_is_invalid_request_with_the_id_when_it_can_be_read(
+    line: bytes, request_id: object
+) -> None:
+    error = error_of(line)
+    assert error["code"] == INVALID_REQUEST and error["id"] == request_id
+    assert "lone UTF-16 surrogate" in str(error["message"])
+    json.dumps(error).encode()  # the answer itself is encodable
+
+
+def test_a_surrogate_pair_is_text_and_passes() -> None:
+    decoded = decode_message(b'{"jsonrpc":"2.0","id":"\\ud83d\\udd70","method":"ping"}')
+    assert isinstance(decoded, types.JSONRPCRequest) and decoded.id == "\U0001f570"
+
+
+def test_an_integer_longer_than_pythons_limit_is_a_parse_error() -> None:
+    error = error_of(b'{"jsonrpc":"2.0","id":' + b"1" * 4301 + b',"method":"ping"}')
+    assert error["code"] == PARSE_ERROR and error["id"] is None
+    assert "a number has too many digits" in str(error["message"])
+
+
+@pytest.mark.parametrize("request_id", ["1.5", "null", "true", "{}", "[]"])
+def test_an_id_that_is_not_a_string_or_integer_is_invalid_request_with_id_null(request_id: str) -> None:
+    error = error_of(b'{"jsonrpc":"2.0","id":' + request_id.encode() + b',"method":"tools/list"}')
+    assert error["code"] == INVALID_REQUEST and error["id"] is None
+    assert f"the id must be a string or an integer (got {request_id})" in str(error["message"])
+
+
+def test_a_notification_and_a_response_without_an_id_pass() -> None:
+    assert isinstance(
+        decode_message(b'{"jsonrpc":"2.0","method":"notifications/initialized"}'), types.JSONRPCNotification
+    )
+    assert isinstance(
+        decode_message(b'{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}'), types.JSONRPCError
+    )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from horologe.core.budget import UNLIMITED, Budget
+from horologe.core.budget import Budget
 from horologe.core.client_context import NO_CONTEXT, ClientContext
 from horologe.core.zones import ResolvedZone
 from horologe.i18n.language import Language
@@ -32,7 +32,7 @@ class RequestContext:
     `capabilities` what the client declared (handshake or 2026 envelope); `trace` the W3C trace context the
     request carried in `_meta`.
     `memory` is where the preference and timer tools keep what they remember (`horologe.memory`).
-    `budget` is how much computation the call may spend (`horologe.core.budget`; the executor sets it per call).
+    `budget` is how much computation the call may spend (`horologe.core.budget`; the executor arms it per call).
     `zone_readings` is what the tools read typed zones as (a result's `timezone_input`).
     """
 
@@ -48,7 +48,7 @@ class RequestContext:
     preferences: Mapping[str, Any] = field(default_factory=dict)
     capabilities: Mapping[str, Any] = field(default_factory=dict)
     trace: Mapping[str, str] = field(default_factory=dict)
-    budget: Budget = UNLIMITED
+    budget: Budget = field(default_factory=Budget)
     zone_readings: list[dict[str, object]] = field(default_factory=list)
     """How this request's typed zones were read, when not by a zone's own name (`tools.present.zone_of` records)."""
 

@@ -9,7 +9,8 @@ from itertools import islice
 import pytest
 
 from horologe.core import tzdb
-from horologe.core.errors import InvalidArgument
+from horologe.core.budget import Budget
+from horologe.core.errors import InvalidArgument, OutOfTime
 from horologe.core.localtime import Disambiguation
 from horologe.core.recurrence import expand, parse_rule
 
@@ -164,3 +165,93 @@ def test_without_dtstart_unset_hours_minutes_and_seconds_are_zero_not_the_clocks
     assert next(daily).wall.time().isoformat() == "09:00:00"
     quarterly = expand(parse_rule("FREQ=MINUTELY;INTERVAL=15"), UTC, after)
     assert next(quarterly).wall.minute % 15 == 0 and next(quarterly).wall.second == 0
+
+
+def stops_after(checks: int) -> Budget:
+    """A budget whose caller says time is up at its `checks`-th question (no clock: the core reads none)."""
+    asked = iter(range(checks))
+    return Budget(lambda: next(asked, None) is None, seconds=1.5, every=1)
+
+
+def test_an_exrule_equal_to_its_rrule_ends_at_the_budget_saying_what_to_narrow() -> None:
+    rule = parse_rule("RRULE:FREQ=SECONDLY\nEXRULE:FREQ=SECONDLY")
+    with pytest.raises(OutOfTime) as caught:
+        list(islice(expand(rule, UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=stops_after(5000)), 10))
+    assert caught.value.message == (
+        "This call needed more computation than the server allows for one call (1.5 s) and was stopped. "
+        "Ask for fewer occurrences, move DTSTART closer to the start, or use a rule that matches more often."
+    )
+    assert caught.value.details == {"budget_seconds": 1.5}
+
+
+def test_every_wall_time_a_rule_produces_is_a_step_of_the_budget() -> None:
+    counted = Budget(every=1)
+    list(islice(expand(parse_rule("FREQ=DAILY"), UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=counted), 10))
+    with pytest.raises(OutOfTime):  # ten occurrences cannot be had in five steps
+        list(islice(expand(parse_rule("FREQ=DAILY"), UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=stops_after(5)), 10))
+
+
+@pytest.mark.parametrize(
+    ("rule", "reason"),
+    [
+        ("FREQ=SECONDLY;BYSETPOS=366", "BYSETPOS asks for position 366 in a period that holds at most 1 candidates"),
+        ("FREQ=MONTHLY;BYDAY=MO;BYSETPOS=6", "BYSETPOS asks for position 6 in a period that holds at most 5"),
+        ("FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=-3", "BYSETPOS asks for position 3 in a period that holds at most 2"),
+        ("FREQ=DAILY;BYHOUR=9,17;BYSETPOS=3", "BYSETPOS asks for position 3 in a period that holds at most 2"),
+        ("FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30", "its BYMONTH/BYMONTHDAY/BYYEARDAY parts never match a real date"),
+        ("FREQ=YEARLY;BYYEARDAY=367", "never match a real date"),
+        ("FREQ=DAILY;BYSETPOS=0", "it is not a valid RFC 5545 rule ("),
+        ("RRULE:FREQ=DAILY\nEXRULE:FREQ=MINUTELY;BYMONTH=4;BYMONTHDAY=31", "never match a real date"),
+    ],
+)
+def test_rules_that_can_never_produce_an_occurrence_are_refused_at_once(rule: str, reason: str) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        list(islice(expand(parse_rule(rule), UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=stops_after(100)), 5))
+    assert reason in caught.value.message
+
+
+def test_bysetpos_within_the_period_still_works() -> None:
+    got = local_times(
+        "DTSTART;TZID=America/New_York:19970904T090000\nRRULE:FREQ=MONTHLY;BYDAY=TU,WE,TH;BYSETPOS=3;COUNT=3"
+    )
+    assert got == ["1997-09-04T09:00:00-04:00", "1997-10-07T09:00:00-04:00", "1997-11-06T09:00:00-05:00"]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "FREQ=DAILY;BYMONTHDAY=29;BYMONTH=2;BYDAY=MO",
+        "FREQ=DAILY;BYMONTH=2",
+        "FREQ=DAILY;BYMONTH=2,3;BYHOUR=8,20",
+        "FREQ=DAILY;BYYEARDAY=1,-1;COUNT=5",
+        "FREQ=DAILY;BYWEEKNO=1;BYDAY=MO,FR",
+    ],
+)
+def test_a_daily_rule_with_date_filters_gives_dateutils_daily_occurrences(rule: str) -> None:
+    from dateutil.rrule import rrulestr
+
+    start = datetime(2026, 1, 1)
+    expected = [wall.isoformat() for wall in islice(rrulestr(rule, dtstart=start), 40)]
+    got = [o.wall.isoformat() for o in islice(expand(parse_rule(rule), UTC, start.replace(tzinfo=UTC)), 40)]
+    assert got == expected
+
+
+def test_rdate_exdate_and_exrule_merge_in_order_once_each() -> None:
+    rule = (
+        "DTSTART:20260105T090000Z\nRRULE:FREQ=DAILY;COUNT=6\nRDATE:20260105T090000Z,20260104T120000Z\n"
+        "EXDATE:20260107T090000Z\nEXRULE:FREQ=WEEKLY;BYDAY=FR"
+    )
+    got = [o.wall.isoformat() for o in expand(parse_rule(rule), UTC, datetime(2026, 1, 1, tzinfo=UTC))]
+    assert got == [
+        "2026-01-04T12:00:00",
+        "2026-01-05T09:00:00",
+        "2026-01-06T09:00:00",
+        "2026-01-08T09:00:00",
+        "2026-01-10T09:00:00",
+    ]
+
+
+def test_a_series_that_runs_into_year_9999_ends_there() -> None:
+    rule = parse_rule("DTSTART:99991231T000000\nRRULE:FREQ=HOURLY")
+    got = list(expand(rule, UTC, datetime(9999, 12, 31, 20, tzinfo=UTC)))
+    assert [o.wall.hour for o in got] == [20, 21, 22, 23]

@@ -206,3 +206,17 @@ def test_a_lone_surrogate_over_rest_is_a_400_not_a_500(http_server: RunningServe
         answer = json.loads(response.read())
         assert response.status == 400 and answer["error"]["code"] == -32600, answer
     connection.close()
+
+
+def test_sigterm_during_a_budget_long_call_answers_it_and_exits_within_the_budget() -> None:
+    server = start_http_server(["--toolsets", "all", "--tool-budget", "2"], env={"DEFAULT_TIMEZONE": "UTC"})
+    answers: list[tuple[int, dict[str, Any]]] = []
+    heavy = threading.Thread(target=lambda: answers.append(post(server, call(1, HEAVY))))
+    heavy.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    server.stop()
+    heavy.join(10)
+    assert time.monotonic() - started < 5 and server.process.returncode is not None
+    [(status, body)] = answers
+    assert status == 200 and body["result"]["_meta"]["dev.horologe/error"]["kind"] == "budget_exceeded"

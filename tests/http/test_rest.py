@@ -142,10 +142,20 @@ async def test_a_body_that_is_not_declared_json_is_415(http: httpx2.AsyncClient)
     assert response.status_code == 415 and "application/json" in response.json()["error"]["message"]
 
 
-async def test_a_name_utf8_cannot_carry_is_answered_escaped(http: httpx2.AsyncClient) -> None:
-    body = b'{"name": "\\ud800tool", "arguments": {}}'  # JSON's escape for a lone surrogate
-    response = await http.post("/mcp/tools/call", content=body, headers={"Content-Type": "application/json"})
-    assert response.status_code == 404 and response.json()["error"]["data"]["tool"] == "\ud800tool"
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/mcp/tools/call", b'{"name": "\\ud800tool", "arguments": {}}'),  # JSON's escape for a lone surrogate
+        ("/mcp/resources/read", b'{"uri": "time://zone/\\udfff"}'),
+        ("/mcp/prompts/get", b'{"name": "time_query_assistant", "arguments": {"question": "\\ud800"}}'),
+    ],
+)
+async def test_a_string_utf8_cannot_carry_is_refused_as_invalid_request(
+    http: httpx2.AsyncClient, path: str, body: bytes
+) -> None:
+    response = await http.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and response.json()["error"]["code"] == -32600
+    assert "lone UTF-16 surrogate" in response.json()["error"]["message"]
 
 
 async def test_capabilities_list_everything_with_titles_in_the_requested_language(http: httpx2.AsyncClient) -> None:

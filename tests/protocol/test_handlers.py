@@ -390,3 +390,27 @@ async def test_completion_suggests_timezones_for_prompt_and_template(client: Cli
     assert "America/New_York" in template.completion.values
     other = await client.complete(PromptReference(name="time_query_assistant"), {"name": "user_query", "value": "x"})
     assert other.completion.values == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("format_time", {"timestamp": "9999-12-31T12:00:00Z", "timezone": "Pacific/Kiritimati", "format": "iso8601"}),
+        ("convert_timezone", {"timestamp": "0001-01-01T00:00:00Z", "to_timezone": "America/New_York"}),
+        ("resolve_time_expression", {"expression": "tomorrow", "reference_time": "9999-12-31T12:00:00Z"}),
+        ("add_time", {"timestamp": "2026-01-01T00:00:00Z", "amount": "P" + "9" * 30 + "D"}),
+    ],
+)
+async def test_a_result_off_years_1_to_9999_is_a_tool_error_saying_so(
+    client: Client, tool: str, arguments: dict[str, Any]
+) -> None:
+    error = await error_of(client, tool, arguments)
+    assert error["code"] in (-32001, -32602)
+    assert "1-9999" in error["message"] or "9999" in error["message"], error
+
+
+async def test_an_argument_error_lists_at_most_ten_problems(client: Client) -> None:
+    junk = {f"junk{n}": n for n in range(5000)}
+    error = await error_of(client, "get_current_time", junk)
+    assert error["message"].count("unknown argument") == 10
+    assert "and 4990 more" in error["message"] and len(error["message"]) < 1000

@@ -14,7 +14,7 @@ from typing import Final
 from horologe.core.errors import OutOfTime
 from horologe.core.messages import N_, Message, msg
 
-NARROW_GENERIC: Final = N_("Ask for less in one call (a shorter range, fewer items).")
+NARROW_GENERIC: Final = msg(N_("Ask for less in one call (a shorter range, fewer items)."))
 
 
 class Budget:
@@ -26,6 +26,11 @@ class Budget:
         self._expired = expired
         self._every = every
         self._left = every
+        self.seconds = seconds
+
+    def arm(self, expired: Callable[[], bool], seconds: float) -> None:
+        """Give a fresh budget its caller's check (the executor does, once per call)."""
+        self._expired = expired
         self.seconds = seconds
 
     def spend(self, narrow: Message | None = None) -> None:
@@ -43,10 +48,10 @@ def out_of_time(seconds: float, narrow: Message | None = None) -> OutOfTime:
     return OutOfTime(
         N_("This call needed more computation than the server allows for one call ({seconds} s) and was stopped."),
         seconds=f"{seconds:g}",
-        also=(narrow or msg(NARROW_GENERIC),),
+        also=(narrow or NARROW_GENERIC,),
         details={"budget_seconds": seconds},
     )
 
 
 UNLIMITED: Final = Budget()
-"""The budget of calls made without one (tests, direct library use): it only counts."""
+"""The budget of calls made without one (direct library use): it only counts, and is never armed."""

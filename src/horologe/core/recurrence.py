@@ -140,12 +140,12 @@ def _rule_walls(line: str, value: str, start: datetime, budget: Budget) -> Itera
     from dateutil.rrule import rrulestr
 
     parts = _rule_parts(value)
-    _check_feasible(line, parts, start)
     try:
         expanded = iter(rrulestr(_bounded(value, parts), dtstart=start, ignoretz=True))
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
         reason = msg(N_("it is not a valid RFC 5545 rule ({detail})"), detail=English(str(exc) or type(exc).__name__))
         raise _bad_rule(line, reason) from None
+    _check_feasible(line, parts, start)
     while True:
         budget.spend(NARROW_RULE)
         try:
@@ -216,7 +216,7 @@ def _check_feasible(line: str, parts: dict[str, str], start: datetime) -> None:
     try:
         found = next(iter(rrulestr(probe, dtstart=start.replace(year=year, hour=0, minute=0, second=0))), None)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError):
-        return  # the rule itself is refused with dateutil's reason when it is built
+        return  # dateutil refuses the probe (not the rule): the budget remains the bound
     if found is None:
         raise _bad_rule(line, msg(N_("its BYMONTH/BYMONTHDAY/BYYEARDAY parts never match a real date")))
 

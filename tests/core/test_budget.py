@@ -1,0 +1,45 @@
+"""The step budget: it counts, asks its caller's check every few steps, and stops with a message saying what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from horologe.core.budget import UNLIMITED, Budget, out_of_time
+from horologe.core.errors import OutOfTime
+from horologe.core.recurrence import NARROW_RULE
+
+
+def test_the_callers_check_is_asked_once_every_few_steps() -> None:
+    asked: list[int] = []
+
+    def expired() -> bool:
+        asked.append(1)
+        return False
+
+    budget = Budget(expired, every=10)
+    for _ in range(95):
+        budget.spend()
+    assert len(asked) == 9
+
+
+def test_a_check_that_says_time_is_up_stops_the_next_step_with_the_narrowing_hint() -> None:
+    budget = Budget(lambda: True, seconds=2.5, every=3)
+    budget.spend()
+    budget.spend()
+    with pytest.raises(OutOfTime) as caught:
+        budget.spend(NARROW_RULE)
+    assert caught.value.kind == "budget_exceeded"
+    assert caught.value.message.startswith(
+        "This call needed more computation than the server allows for one call (2.5 s)"
+    )
+    assert caught.value.message.endswith("or use a rule that matches more often.")
+
+
+def test_without_a_hint_the_message_says_to_ask_for_less() -> None:
+    assert out_of_time(5).message.endswith("Ask for less in one call (a shorter range, fewer items).")
+    assert out_of_time(0.25).details == {"budget_seconds": 0.25}
+
+
+def test_the_unlimited_budget_never_stops() -> None:
+    for _ in range(10_000):
+        UNLIMITED.spend()

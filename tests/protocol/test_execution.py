@@ -1,0 +1,107 @@
+"""The executor: tool bodies run in a worker thread under a budget, and the event loop stays free meanwhile."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime
+
+import anyio
+import pytest
+
+from horologe.context import RequestContext
+from horologe.core.errors import OutOfTime
+from horologe.core.zones import resolve_zone
+from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads
+
+pytestmark = pytest.mark.anyio
+
+
+def fresh() -> RequestContext:
+    """One request's context (each request has its own, with its own budget)."""
+    return RequestContext(now=datetime(2026, 1, 1, tzinfo=UTC), default_zone=resolve_zone("UTC"))
+
+
+def spin(context: RequestContext) -> str:
+    """A cooperative loop that only ends at its budget."""
+    while True:
+        context.budget.spend()
+
+
+async def test_the_body_runs_in_another_thread_with_a_budget_of_its_own() -> None:
+    def body(context: RequestContext) -> tuple[int, float]:
+        return threading.get_ident(), context.budget.seconds
+
+    ident, seconds = await Executor(3.0).run(body, fresh())
+    assert ident != threading.get_ident() and seconds == 3.0
+
+
+async def test_a_cooperative_body_stops_at_its_budget_with_its_own_error() -> None:
+    started = time.monotonic()
+    with pytest.raises(OutOfTime) as caught:
+        await Executor(0.3).run(spin, fresh())
+    assert 0.29 < time.monotonic() - started < 0.3 + GRACE_SECONDS
+    assert caught.value.details == {"budget_seconds": 0.3}
+
+
+async def test_a_body_that_never_checks_is_answered_at_the_budget_and_the_loop_stays_free() -> None:
+    release = threading.Event()
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await anyio.sleep(0.01)
+
+    started = time.monotonic()
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(tick)
+        with pytest.raises(OutOfTime):
+            await Executor(0.2).run(lambda context: release.wait(5), fresh())
+        tasks.cancel_scope.cancel()
+    release.set()
+    assert time.monotonic() - started < 0.2 + GRACE_SECONDS + 0.2
+    assert ticks >= 10  # the loop ran meanwhile
+
+
+async def test_cancelling_the_request_stops_the_body_at_its_next_check() -> None:
+    stopped = threading.Event()
+
+    def body(context: RequestContext) -> None:
+        try:
+            spin(context)
+        finally:
+            stopped.set()
+
+    with anyio.move_on_after(0.1):
+        await Executor(30).run(body, fresh())
+    assert await anyio.to_thread.run_sync(stopped.wait, 2)
+
+
+async def test_more_calls_than_threads_all_complete_on_the_threads_there_are() -> None:
+    threads = WorkerThreads(most=3)
+    executor = Executor(5, threads)
+    seen: set[int] = set()
+    results: list[int] = []
+
+    def body(context: RequestContext) -> int:
+        seen.add(threading.get_ident())
+        time.sleep(0.02)
+        return len(seen)
+
+    async def one() -> None:
+        results.append(await executor.run(body, fresh()))
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(12):
+            tasks.start_soon(one)
+    assert len(results) == 12 and len(seen) <= 3
+
+
+async def test_an_error_in_the_body_reaches_the_caller() -> None:
+    def body(context: RequestContext) -> None:
+        raise KeyError("bug")
+
+    with pytest.raises(KeyError):
+        await Executor(5).run(body, fresh())
