@@ -62,5 +62,8 @@ def configure_logging(level: str, fmt: LogFormat) -> None:
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
+        # uvicorn's Config sets its loggers' own levels (and dictConfig may disable them): the root's level rules.
+        logger.setLevel(logging.NOTSET)
+        logger.disabled = False
     # The SDK says "session created/terminated" at INFO for every session: detail, shown from DEBUG on.
     logging.getLogger("mcp").setLevel(logging.DEBUG if level == "DEBUG" else logging.WARNING)
