@@ -10,6 +10,7 @@ the connection's opening, for its first request) and never extended by more byte
 
 A client that misses one gets 408 with a JSON-RPC error body and `Connection: close` (a connection that sent
 nothing is just closed, as keep-alive connections are); an app still waiting for the body sees a disconnect.
+A head larger than `max_header_bytes` gets 431: httptools would otherwise collect headers without end.
 
 This module imports only uvicorn: the supervisor of several workers passes these classes to its workers without
 importing the app (the error body is built on first use, in a worker).
@@ -38,29 +39,36 @@ Phase = Literal["open", "head", "body"] | None
 
 
 class DeadlineConfig(Config):
-    """uvicorn's configuration, plus the two deadlines (picklable, so worker processes receive them)."""
+    """uvicorn's configuration, plus the deadlines and the head size (picklable, so worker processes receive them)."""
 
-    def __init__(self, app: Any, *, header_timeout: float, body_timeout: float, **options: Any) -> None:
-        super().__init__(app, **options)
+    def __init__(
+        self, app: Any, *, header_timeout: float, body_timeout: float, max_header_bytes: int, **options: Any
+    ) -> None:
+        # h11 refuses (400) a head still incomplete past this size, checked before ours sees the chunk that brought
+        # it there; a read brings at most 256 KiB, so with this margin ours is the check that answers (431).
+        super().__init__(app, h11_max_incomplete_event_size=max_header_bytes + 1_048_576, **options)
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
+        self.max_header_bytes = max_header_bytes
 
 
-_TOO_SLOW: dict[float, bytes] = {}
+_ANSWERS: dict[tuple[str, float], bytes] = {}
+REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
 
 
-def too_slow_response(seconds: float) -> bytes:
-    """The raw 408 answer for a request that missed a deadline of `seconds`."""
-    raw = _TOO_SLOW.get(seconds)
+def edge_response(kind: Literal["slow", "large"], limit: float) -> bytes:
+    """The raw answer (with `Connection: close`) for a request that missed a deadline or sent too large a head."""
+    raw = _ANSWERS.get((kind, limit))
     if raw is None:
-        from horologe.protocol.errors import RequestTooSlow, edge_answer  # in a worker, already imported
+        from horologe.protocol.errors import HeadersTooLarge, RequestTooSlow, edge_answer  # a worker has them
 
-        status, body = edge_answer(RequestTooSlow(seconds=f"{seconds:g}"))
+        error = RequestTooSlow(seconds=f"{limit:g}") if kind == "slow" else HeadersTooLarge(limit=int(limit))
+        status, body = edge_answer(error)
         head = (
-            f"HTTP/1.1 {status} Request Timeout\r\ncontent-type: application/json\r\n"
+            f"HTTP/1.1 {status} {REASONS[status]}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
         )
-        raw = _TOO_SLOW[seconds] = head.encode() + body
+        raw = _ANSWERS[(kind, limit)] = head.encode() + body
     return raw
 
 
@@ -75,12 +83,15 @@ class _Deadlines:
 
     _phase: Phase = None
     _timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0
 
     def _track(self, phase: Phase) -> None:
         """Start the deadline of a new phase; a phase already under way keeps its deadline."""
         if phase == self._phase:
             return
         self._phase = phase
+        if phase not in ("open", "head"):
+            self._head_bytes = 0
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -99,14 +110,27 @@ class _Deadlines:
         if self.flow.read_paused:  # uvicorn stopped reading (pipelining, a body the app has not taken): not the client
             self._timer = self.loop.call_later(self._seconds(phase), self._expired)
             return
-        self._phase = None
-        cycle = self.cycle
-        if phase == "head":
-            answer = cycle is None or cycle.response_complete  # else an earlier request's answer is still to come
-        else:
-            answer = phase == "body" and not cycle.response_started
-        if answer:
-            self.transport.write(too_slow_response(self._seconds(phase)))
+        self._close(edge_response("slow", self._seconds(phase)) if phase != "open" else b"")
+
+    def _heading(self, data: bytes) -> None:
+        """Count bytes that arrive while no body is due: they are a request's line and headers."""
+        if self._phase != "body":
+            self._head_bytes += len(data)
+
+    def _check_head(self) -> None:
+        """Refuse a head still incomplete past the size limit (431)."""
+        limit: int = self.config.max_header_bytes  # type: ignore[attr-defined]
+        if self._phase in ("open", "head") and self._head_bytes > limit and not self.transport.is_closing():
+            self._close(edge_response("large", limit))
+
+    def _close(self, answer: bytes) -> None:
+        """Answer (unless an answer to this request, or an earlier one, is under way) and close the connection."""
+        cycle = self.cycle  # this request's while its body is due; before that, the previous request's
+        body_due = self._phase == "body"
+        free = not cycle.response_started if body_due else cycle is None or cycle.response_complete
+        self._track(None)
+        if answer and free:
+            self.transport.write(answer)
         self.transport.close()
 
     def _begin(self) -> None:
@@ -131,6 +155,12 @@ if HttpToolsProtocol is not None:
             """Drop the deadline."""
             self._track(None)
             super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            """Feed the parser; refuse a head that grows past the limit."""
+            self._heading(data)
+            super().data_received(data)
+            self._check_head()
 
         def on_message_begin(self) -> None:
             """A request starts: its head is due."""
@@ -162,7 +192,8 @@ class H11Deadlines(_Deadlines, H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        """Feed h11, then move the deadline along with the request's phase."""
+        """Feed h11, then move the deadline along with the request's phase; refuse a head past the limit."""
+        self._heading(data)
         super().data_received(data)
         if self.transport.is_closing():
             self._track(None)
@@ -172,6 +203,7 @@ class H11Deadlines(_Deadlines, H11Protocol):
             self._begin()
         else:  # the request is in (or the connection is done)
             self._track(None)
+        self._check_head()
 
 
 def deadline_protocol() -> type[asyncio.Protocol]:
