@@ -72,7 +72,7 @@ def edge_response(kind: Literal["slow", "large"], limit: float) -> bytes:
     return raw
 
 
-class _Deadlines:
+class _Deadlines(asyncio.Protocol):
     """What both protocol classes share: one timer per connection, moved along as the request's phase changes."""
 
     config: Config
@@ -133,6 +133,16 @@ class _Deadlines:
             self.transport.write(answer)
         self.transport.close()
 
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start the first request's header deadline."""
+        super().connection_made(transport)
+        self._track("open")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the deadline."""
+        self._track(None)
+        super().connection_lost(exc)
+
     def _begin(self) -> None:
         """A request's first byte: its head is due by the deadline already running from the connection's opening."""
         if self._phase == "open":
@@ -145,16 +155,6 @@ if HttpToolsProtocol is not None:
 
     class HttpToolsDeadlines(_Deadlines, HttpToolsProtocol):
         """uvicorn's httptools protocol with the header and body deadlines."""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            """Start the first request's header deadline."""
-            super().connection_made(transport)
-            self._track("open")
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            """Drop the deadline."""
-            self._track(None)
-            super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             """Feed the parser; refuse a head that grows past the limit."""
@@ -180,16 +180,6 @@ if HttpToolsProtocol is not None:
 
 class H11Deadlines(_Deadlines, H11Protocol):
     """uvicorn's h11 protocol with the header and body deadlines (read from h11's state after each chunk)."""
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start the first request's header deadline."""
-        super().connection_made(transport)
-        self._track("open")
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        """Drop the deadline."""
-        self._track(None)
-        super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         """Feed h11, then move the deadline along with the request's phase; refuse a head past the limit."""
