@@ -178,7 +178,13 @@ def test_connections_beyond_the_cap_get_503(edge: RunningServer) -> None:
     try:
         time.sleep(0.2)
         answer, _ = exchange(edge.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        assert answer.startswith(b"HTTP/1.1 503")
+        status, body = status_and_body(answer)
+        assert status == 503
+        assert header_of(answer, "retry-after") == "1"
+        assert body["error"] == {
+            "code": 503,
+            "message": "The server is receiving too many requests at once; retry after 1 s.",
+        }
     finally:
         for connection in idle:
             connection.close()

@@ -19,6 +19,8 @@ importing the app (the error body is built on first use, in a worker).
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import os
 import socket
 from typing import Any, Literal
@@ -33,6 +35,8 @@ try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 except ImportError:  # the `fast` extra (httptools) is not installed: uvicorn serves with h11
     HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
+logger = logging.getLogger("horologe.http")
 
 Phase = Literal["open", "head", "body"] | None
 """What a connection waits for: its first request ("open"), the rest of a request's head, its body, or nothing."""
@@ -72,6 +76,29 @@ def edge_response(kind: Literal["slow", "large"], limit: float) -> bytes:
     return raw
 
 
+async def _within_capacity(
+    limit: int, connections: set[Any], tasks: set[Any], app: Any, scope: Any, receive: Any, send: Any
+) -> None:
+    """Run the app, unless the process holds `limit` connections or requests already (this one counts itself)."""
+    if scope["type"] == "http" and (len(connections) >= limit or len(tasks) > limit):
+        from horologe.protocol.errors import ServerBusy, edge_answer
+
+        logger.warning(
+            "refused a request: %d connections, %d requests open (http.max_connections)", len(connections), len(tasks)
+        )
+        status, body = edge_answer(ServerBusy(seconds=1))
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", b"1"),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return
+    await app(scope, receive, send)
+
+
 class _Deadlines(asyncio.Protocol):
     """What both protocol classes share: one timer per connection, moved along as the request's phase changes."""
 
@@ -80,10 +107,22 @@ class _Deadlines(asyncio.Protocol):
     transport: asyncio.Transport
     flow: FlowControl
     cycle: Any
+    app: Any
+    limit_concurrency: int | None
+    connections: set[Any]
+    tasks: set[Any]
 
     _phase: Phase = None
     _timer: asyncio.TimerHandle | None = None
     _head_bytes = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # uvicorn answers requests past `limit_concurrency` with a plain-text 503; ours says why, as JSON-RPC.
+        limit: int | None = self.limit_concurrency
+        if limit is not None:
+            self.app = functools.partial(_within_capacity, limit, self.connections, self.tasks, self.app)
+            self.limit_concurrency = None
 
     def _track(self, phase: Phase) -> None:
         """Start the deadline of a new phase; a phase already under way keeps its deadline."""
