@@ -1,15 +1,18 @@
-# horologe: small image, non-root, health-checked. Build: docker build -t horologe .
+# horologe: small image, non-root, health-checked. Build with the tag compose.yaml and deploy/k8s use (the
+# package version): docker build -t ghcr.io/horologe/horologe:0.1.0 .
 FROM python:3.11-slim AS build
 WORKDIR /src
 RUN pip install --no-cache-dir "uv>=0.5,<1"
-COPY pyproject.toml uv.lock README.md ./
+COPY pyproject.toml uv.lock README.md LICENSE ./
 COPY src ./src
-RUN uv export --frozen --no-dev --extra fast --no-emit-project -o requirements.txt \
+RUN uv export --frozen --no-dev --extra fast --extra http --no-emit-project -o requirements.txt \
  && python -m venv /opt/horologe \
  && /opt/horologe/bin/pip install --no-cache-dir -r requirements.txt \
  && /opt/horologe/bin/pip install --no-cache-dir --no-deps .
 
 FROM python:3.11-slim
+LABEL org.opencontainers.image.title="horologe" org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.source="https://github.com/horologe/horologe"
 RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin horologe
 COPY --from=build /opt/horologe /opt/horologe
 ENV PATH=/opt/horologe/bin:$PATH \

@@ -21,9 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.auth.issuer import Issuer, new_key, serve  # noqa: E402  (the tests' real issuer, reused)
+from needs import require_shared  # noqa: E402  (bench/, the script's own directory)
 from tests.e2e.conftest import free_port, start_http_server  # noqa: E402
 from tests.e2e.test_ratelimit_redis import Redis  # noqa: E402
+from tests.http.auth.issuer import Issuer, new_key, serve  # noqa: E402  (the tests' real issuer, reused)
 
 
 def patched_bench(shared: Path, directory: Path) -> Path:
@@ -71,6 +72,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
+    require_shared(args.shared, "tools/http_bench.py")
     if shutil.which("redis-server") is None:
         raise SystemExit("redis-server is not installed")
     issuer = Issuer([new_key("RS256")])

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from needs import require_shared
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -168,6 +170,7 @@ def main() -> int:
         "--rounds", type=int, default=1, help="repeat every server's runs, alternating servers; the table gives medians"
     )
     args = parser.parse_args()
+    require_shared(args.shared, "tools/http_bench.py", "tools/baseline_http.py", "tools/sdk_time_server.py")
     loads = {
         "sequential": ["--seq", str(args.seq)],
         "32 clients": ["--concurrency", "32", "--duration", str(args.duration)],

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from needs import require_shared
 from peers import all_peers, official
 from session import TZ, Session
 
@@ -115,6 +116,7 @@ def main() -> int:
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the rows here")
     args = parser.parse_args()
+    require_shared(args.shared, "tools/model_view.py")
     tokens = counter(args.shared)
 
     surfaces: list[tuple[str, list[str], dict[str, str] | None]] = [

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from needs import require_shared
 from peers import official
 
 BYTEWISE = False  # --reader bytewise
@@ -180,6 +181,7 @@ def main() -> int:
     parser.add_argument("--reader", choices=["buffered", "bytewise"], default="buffered", help="see above")
     parser.add_argument("--json", type=Path, help="also append raw results as JSON lines")
     args = parser.parse_args()
+    require_shared(args.shared, "tools/baseline_stdio.py")
     global BYTEWISE
     BYTEWISE = args.reader == "bytewise"
     rows: list[dict[str, Any]] = [{"label": server["label"]} for server in servers(args.shared)]

@@ -58,7 +58,7 @@ def test_call_of_an_unknown_tool_fails_clearly(capsys: pytest.CaptureFixture[str
 
 
 def test_bad_default_timezone_flag_stops_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--default-timezone", "Atlantis"]) == 2
+    assert main(["serve", "--default-timezone", "Mars/Base"]) == 2
     assert "time.default_timezone" in capsys.readouterr().err
 
 
@@ -91,3 +91,55 @@ def test_a_reader_that_leaves_early_ends_the_call_quietly() -> None:
         errors = process.stderr.read().decode()
         assert process.wait(timeout=60) == 0
     assert "Traceback" not in errors and "BrokenPipe" not in errors
+
+
+HTTP_EXTRA_BLOCKED = "import sys\nfor name in {modules!r}: sys.modules[name] = None\n"
+
+
+def run_without_http_extra(
+    args: list[str], stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`horologe ARGS` in a process where the http extra's libraries cannot be imported (a plain install)."""
+    import os
+
+    from horologe.cli import HTTP_EXTRA_MODULES
+
+    code = (
+        HTTP_EXTRA_BLOCKED.format(modules=HTTP_EXTRA_MODULES)
+        + f"from horologe.cli import main\nsys.exit(main({args!r}))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(["serve", "--transport", "http"], {}), (["serve"], {"HOROLOGE_SERVER__TRANSPORT": "http"})],
+    ids=["flag", "environment"],
+)
+def test_http_without_the_http_extra_names_it_in_one_line(args: list[str], env: dict[str, str]) -> None:
+    completed = run_without_http_extra(args, env=env)
+    assert completed.returncode == 2
+    message = completed.stderr.decode()
+    assert message.count("\n") == 1 and "horologe[http]" in message and "Traceback" not in message
+
+
+def test_stdio_serving_and_rate_settings_need_no_http_extra() -> None:
+    request = {
+        "jsonrpc": "2.0",
+        "method": "tools/call",
+        "params": {"name": "get_current_time", "arguments": {}},
+        "id": 1,
+    }
+    completed = run_without_http_extra(
+        ["serve"], stdin=json.dumps(request).encode() + b"\n", env={"HOROLOGE_RATE_LIMIT__DEFAULT": "5/second"}
+    )
+    assert completed.returncode == 0, completed.stderr
+    answer = json.loads(completed.stdout)
+    assert answer["id"] == 1 and answer["result"]["structuredContent"]["timezone"]

@@ -55,6 +55,20 @@ def test_the_automatic_default_zone_is_the_hosts_over_stdio_and_utc_over_http(
         tzlocal.reload_localzone()
 
 
+def test_a_hosts_legacy_key_keeps_its_database_meaning_and_a_typed_one_follows_the_abbreviation_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tzlocal, "get_localzone_name", lambda: "EST")
+    host = default_zone_from(load_settings(overrides={"time": {"default_timezone": "local"}}))
+    assert (host.key, host.kind, host.canonical) == ("EST", "alias", "America/Panama")  # UTC-5 all year
+    typed = default_zone_from(load_settings(overrides={"time": {"default_timezone": "EST"}}))
+    assert (typed.key, typed.kind) == ("America/New_York", "abbreviation")
+
+
+def test_a_default_zone_may_be_configured_as_a_city() -> None:
+    assert default_zone_from(load_settings(overrides={"time": {"default_timezone": "Mumbai"}})).key == "Asia/Kolkata"
+
+
 @pytest.mark.parametrize(
     ("given", "toolsets"),
     [("core,calendar", ("core", "calendar")), (" All ", ("all",)), (["memory"], ("memory",))],
@@ -162,3 +176,28 @@ def test_the_body_buffer_must_hold_at_least_one_body_of_the_largest_size() -> No
 def test_new_sessions_per_client_must_be_a_rate(rate: str) -> None:
     with pytest.raises(ConfigError, match=r"http.new_sessions_per_client: .* is not a rate like"):
         load_settings(overrides={"http": {"new_sessions_per_client": rate}})
+
+
+def test_state_keys_from_a_mounted_secret_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = tmp_path / "state-keys.json"
+    secret.write_text(json.dumps({"k1": "a-shared-secret-of-at-least-32-chars!"}), encoding="utf-8")
+    monkeypatch.setenv("HOROLOGE_STATE__KEYS_FILE", str(secret))
+    monkeypatch.setenv("HOROLOGE_STATE__KEYS", json.dumps({"k0": "an-older-key-still-verified-0123456789"}))
+    keys = load_settings().state.keys
+    assert keys == {"k1": "a-shared-secret-of-at-least-32-chars!", "k0": "an-older-key-still-verified-0123456789"}
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [(None, "cannot be read"), ("{not json", "cannot be read"), ('["k1"]', "JSON object"), ('{"k1": "short"}', "32")],
+)
+def test_a_bad_state_keys_file_names_the_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str | None, says: str
+) -> None:
+    secret = tmp_path / "state-keys.json"
+    if content is not None:
+        secret.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("HOROLOGE_STATE__KEYS_FILE", str(secret))
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert "state" in str(raised.value) and says in str(raised.value)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
-import logging
 import os
 import sys
 import zoneinfo
@@ -16,10 +16,13 @@ from horologe import __version__
 from horologe.client import cli as client_cli
 from horologe.client.cli import parse_tool_arguments
 from horologe.deferred_imports import defer_package_init
+from horologe.logs import configure_logging
 
 if TYPE_CHECKING:
     from horologe.config import Settings
 
+# What `horologe[http]` installs, by import name: a plain (stdio) install goes without them.
+HTTP_EXTRA_MODULES = ("prometheus_client", "jwt", "cryptography", "limits", "redis")
 DESCRIPTION = "horologe: an MCP server for time, timezones and DST done right."
 EPILOG = """\
 configuration (highest wins): flags > environment > --config FILE > defaults.
@@ -97,7 +100,9 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--default-timezone", metavar="TZ", help="zone used when a call names none ('local' = this host's zone)"
     )
-    parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
+    parser.add_argument(
+        "--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level (default INFO)"
+    )
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
@@ -115,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "client":  # the companion client takes no server settings
         return client_cli.run(args)
+    if getattr(args, "transport", None) == "http" and (problem := missing_http_extra()):
+        print(problem, file=sys.stderr)
+        return 2
     from horologe.config import ConfigError, load_settings
 
     try:
@@ -122,10 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"horologe: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.logging.level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    if args.command in ("serve", None):
+    serving = args.command in ("serve", None)
+    http = serving and settings.server.transport == "http"
+    if http and (problem := missing_http_extra()):  # the transport came from the environment or a config file
+        print(problem, file=sys.stderr)
+        return 2
+    configure_logging(settings.logging.level, "json" if http else "text")
+    if serving:
         return _serve(settings)
     try:
         if args.command == "tools":
@@ -134,6 +145,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `horologe call ... | head`: the reader left; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def missing_http_extra() -> str | None:
+    """A one-line message naming `horologe[http]` when its libraries are not installed, else None."""
+    missing = [name for name in HTTP_EXTRA_MODULES if importlib.util.find_spec(name) is None]
+    if not missing:
+        return None
+    return (
+        f"horologe: serving over HTTP needs the http extra ({', '.join(missing)} not installed): "
+        "pip install 'horologe[http]' (or uv tool install 'horologe[http]')"
+    )
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:

@@ -26,6 +26,7 @@ from horologe import __version__
 from horologe.core.errors import TimeError
 from horologe.core.format import OutputFormat
 from horologe.core.zones import resolve_zone
+from horologe.places import gazetteer
 
 ALL_FORMATS: tuple[OutputFormat, ...] = (
     "iso8601",
@@ -66,11 +67,9 @@ def is_loopback(host: str) -> bool:
 
 def _optional_rate(value: str) -> str:
     """A rate in `limits` notation ('' for none), or a ValueError saying what one looks like."""
-    from limits import parse_many  # the rate-limit library loads only when rates are configured
-
     try:
         if value.strip():
-            parse_many(value)
+            _check_rate(value)
     except ValueError:
         raise ValueError(f"{value!r} is not a rate like '600/minute' or '10/second;300/minute'") from None
     return value
@@ -134,7 +133,7 @@ class TimeSection(_Section):
         if value.strip().lower() in ("local", "auto"):
             return value.strip().lower()
         try:
-            resolve_zone(value)
+            resolve_zone(value, places=gazetteer())
         except TimeError as exc:
             raise ValueError(exc.message) from None
         return value
@@ -304,11 +303,9 @@ class RateLimitSection(_Section):
     @field_validator("methods", "tools")
     @classmethod
     def _rates(cls, value: dict[str, str]) -> dict[str, str]:
-        from limits import parse_many
-
         for name, rate in value.items():
             try:
-                parse_many(rate)
+                _check_rate(rate)
             except ValueError:
                 raise ValueError(f"{name}: {rate!r} is not a rate like '60/minute' or '10/second;300/minute'") from None
         return value
@@ -330,6 +327,15 @@ class RateLimitSection(_Section):
         if value != "memory://" and (scheme not in ("redis", "rediss") or not urlsplit(value).hostname):
             raise ValueError(f"{value!r}: use memory:// or redis://host:port/db (rediss:// for TLS)")
         return value
+
+
+def _check_rate(rate: str) -> None:
+    """Raise ValueError unless `rate` parses as rates ('10/second;300/minute'); unchecked without the http extra."""
+    try:
+        from limits import parse_many  # the rate-limit library loads only when rates are configured
+    except ImportError:  # a stdio install: rates only matter over HTTP, which names the missing extra first
+        return
+    parse_many(rate)
 
 
 class I18nSection(_Section):
@@ -357,8 +363,25 @@ class StateSection(_Section):
     )
     local_path: Path | None = Field(default=None, description="The local preferences file (default: user state dir)")
     keys: dict[str, str] = Field(default_factory=dict, repr=False, description="key id -> secret")
+    keys_file: Path | None = Field(
+        default=None, description='A JSON file {"key id": "secret"} read at start (a mounted secret); adds to keys'
+    )
     active_key: str | None = Field(default=None, description="key id new state is signed with (default: the only key)")
     default_max_age_seconds: int = Field(default=34_560_000, ge=60, le=34_560_000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keys_from_file(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not data.get("keys_file"):
+            return data
+        path = Path(data["keys_file"])
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"keys_file {str(path)!r} cannot be read as JSON: {exc}") from None
+        if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
+            raise ValueError(f'keys_file {str(path)!r} must hold a JSON object like {{"k1": "a secret of 32+ chars"}}')
+        return {**data, "keys": {**loaded, **(data.get("keys") or {})}}
 
     @field_validator("keys")
     @classmethod
@@ -380,7 +403,7 @@ class StateSection(_Section):
 class LoggingSection(_Section):
     """Logging on stderr (stdout belongs to the protocol)."""
 
-    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("level", mode="before")
     @classmethod

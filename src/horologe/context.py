@@ -31,6 +31,7 @@ class RequestContext:
     `capabilities` what the client declared (handshake or 2026 envelope); `trace` the W3C trace context the
     request carried in `_meta`.
     `memory` is where the preference and timer tools keep what they remember (`horologe.memory`).
+    `zone_readings` is what the tools read typed zones as (a result's `timezone_input`).
     """
 
     now: datetime
@@ -45,6 +46,8 @@ class RequestContext:
     preferences: Mapping[str, Any] = field(default_factory=dict)
     capabilities: Mapping[str, Any] = field(default_factory=dict)
     trace: Mapping[str, str] = field(default_factory=dict)
+    zone_readings: list[dict[str, object]] = field(default_factory=list)
+    """How this request's typed zones were read, when not by a zone's own name (`tools.present.zone_of` records)."""
 
     @property
     def clock(self) -> datetime:

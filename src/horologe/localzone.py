@@ -25,7 +25,7 @@ def host_zone_name() -> str:
         logger.warning("the host timezone has no IANA name; using UTC")
         return "UTC"
     try:
-        resolve_zone(name)
+        resolve_zone(name, source="database")
     except TimeError:
         logger.warning("the host timezone %r is not in the tzdata in use; using UTC", name)
         return "UTC"

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from horologe.core.client_context import NO_CONTEXT, read_client_context
+from horologe.core.gazetteer import Gazetteer
 from horologe.wire import CLIENT_CONTEXT_META, normalize_request
 from tests.sep1809 import EXAMPLE_3
 
@@ -150,3 +151,59 @@ def test_responses_and_odd_params_are_left_alone() -> None:
     assert normalize_request(dict(response)) == response
     odd = normalize_request({"jsonrpc": "2.0", "id": 1, "method": "m", "params": [1], "clientContext": {}})
     assert odd == {"jsonrpc": "2.0", "id": 1, "method": "m", "params": [1]}
+
+
+# --- the user's zone from userLocation (SEP-1809) ----------------------------------------------------------------
+
+PLACES = Gazetteer(
+    lambda: (
+        "c\tValencia\tvalencia\t\tVE\t1600000\tAmerica/Caracas\nc\tValencia\tvalencia\t\tES\t800000\tEurope/Madrid\n"
+    )
+)
+
+
+def at_vienna(latitude: float, longitude: float) -> str | None:
+    return "Europe/Vienna" if (round(latitude), round(longitude)) == (48, 16) else None
+
+
+def located(location: dict[str, Any], **extra: Any) -> Any:
+    return read_client_context({"userLocation": location, **extra}, places=PLACES, zone_at=at_vienna)
+
+
+def test_coordinates_give_the_users_zone_and_the_report_says_so() -> None:
+    context = located({"coordinates": {"latitude": 48.2, "longitude": 16.4}})
+    assert context.zone is not None and context.zone.key == "Europe/Vienna"
+    assert context.applied["userLocation"]["timezone"] == "Europe/Vienna"
+    assert "timezone" not in context.applied
+
+
+def test_a_timezone_sent_wins_over_the_location() -> None:
+    context = located({"coordinates": {"latitude": 48.2, "longitude": 16.4}}, timezone="Asia/Tokyo")
+    assert context.zone is not None and context.zone.key == "Asia/Tokyo"
+    assert "timezone" not in context.applied["userLocation"]
+
+
+def test_without_coordinates_the_city_in_its_country_gives_the_zone() -> None:
+    context = located({"city": "Valencia", "country": "ES"})
+    assert context.zone is not None and context.zone.key == "Europe/Madrid"
+
+
+def test_an_ambiguous_city_gives_no_zone_and_says_why() -> None:
+    context = located({"city": "Valencia"})
+    assert context.zone is None
+    assert "names no single zone" in context.ignored["userLocation.city"]
+
+
+def test_a_country_of_one_zone_gives_it_and_one_of_many_gives_none() -> None:
+    assert located({"country": "JP"}).zone.key == "Asia/Tokyo"
+    assert located({"country": "US"}).zone is None
+
+
+def test_coordinates_where_the_lookup_names_nothing_fall_back_to_the_country() -> None:
+    context = located({"coordinates": {"latitude": 0, "longitude": 0}, "country": "AT"})
+    assert context.zone is not None and context.zone.key == "Europe/Vienna"
+
+
+def test_a_typed_abbreviation_is_not_an_iana_timezone_but_a_database_key_is() -> None:
+    assert read_client_context({"timezone": "EST"}).zone.key == "EST"  # type: ignore[union-attr]
+    assert "not an IANA timezone identifier" in read_client_context({"timezone": "PST"}).ignored["timezone"]

@@ -241,7 +241,7 @@ def _raises(call: Callable[[], object]) -> TimeError:
             lambda: resolve_zone("Asia/Tokio"),
             InvalidTimezone,
             ["Unknown timezone {input}.", "Did you mean {candidates}?", HELP],
-            f"Unknown timezone 'Asia/Tokio'. Did you mean 'Asia/Tokyo', 'Asia/Tomsk', 'Asia/Omsk'? {HELP}",
+            f"Unknown timezone 'Asia/Tokio'. Did you mean 'Asia/Tokyo'? {HELP}",
         ),
         (
             lambda: resolve_zone("Xyzzy"),
@@ -322,10 +322,10 @@ def test_an_error_keeps_its_parameters_for_rendering_in_another_language() -> No
         HELP: "Verwende einen IANA-Namen wie 'Europe/Vienna', einen UTC-Versatz wie '+05:30' oder 'UTC'.",
     }
     assert raised.text.render(german.__getitem__) == (
-        "Unbekannte Zeitzone 'Asia/Tokio'. Meintest du 'Asia/Tokyo', 'Asia/Tomsk', 'Asia/Omsk'? "
+        "Unbekannte Zeitzone 'Asia/Tokio'. Meintest du 'Asia/Tokyo'? "
         "Verwende einen IANA-Namen wie 'Europe/Vienna', einen UTC-Versatz wie '+05:30' oder 'UTC'."
     )
-    assert raised.suggestions == ("Asia/Tokyo", "Asia/Tomsk", "Asia/Omsk")
+    assert raised.suggestions == ("Asia/Tokyo",)  # Tomsk and Omsk only look alike, hours away
 
 
 def test_no_error_attribute_of_the_old_design_is_left() -> None:

@@ -35,7 +35,7 @@ from horologe.core.zones import fold, resolve_zone, search_zones, suggest_zones
     ],
 )
 def test_iana_names_resolve_exactly_or_ignoring_case(text: str, key: str, kind: str, canonical: str) -> None:
-    resolved = resolve_zone(text)
+    resolved = resolve_zone(text, source="database")
     assert (resolved.key, resolved.kind, resolved.canonical, resolved.input) == (key, kind, canonical, text.strip())
     assert resolved.tz is tzdb.get_zone(key)
 
@@ -170,6 +170,45 @@ def test_a_hint_that_picks_nothing_leaves_the_ambiguity(hint: str) -> None:
         resolve_zone("IST", country_hint=hint)
 
 
+WINTER = datetime(2026, 1, 15, 12, tzinfo=UTC)
+SUMMER = datetime(2026, 7, 15, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone", "winter", "summer"),
+    [
+        ("EST", "America/New_York", ("-05:00", "EST"), ("-04:00", "EDT")),
+        ("EDT", "America/New_York", ("-05:00", "EST"), ("-04:00", "EDT")),
+        ("est", "America/New_York", ("-05:00", "EST"), ("-04:00", "EDT")),
+        ("PST", "America/Los_Angeles", ("-08:00", "PST"), ("-07:00", "PDT")),
+        ("PDT", "America/Los_Angeles", ("-08:00", "PST"), ("-07:00", "PDT")),
+        ("MST", "America/Denver", ("-07:00", "MST"), ("-06:00", "MDT")),
+        ("HST", "Pacific/Honolulu", ("-10:00", "HST"), ("-10:00", "HST")),
+        ("CET", "CET", ("+01:00", "CET"), ("+02:00", "CEST")),
+        ("CEST", "CET", ("+01:00", "CET"), ("+02:00", "CEST")),
+        ("AEST", "Australia/Sydney", ("+11:00", "AEDT"), ("+10:00", "AEST")),
+    ],
+)
+def test_a_typed_abbreviation_names_its_regions_clock_in_every_season(
+    text: str, zone: str, winter: tuple[str, str], summer: tuple[str, str]
+) -> None:
+    resolved = resolve_zone(text)
+    assert (resolved.key, resolved.kind) == (zone, "abbreviation")
+    assert resolved.reading() == {"input": text, "timezone": zone, "read_as": "abbreviation"}
+    for at, expected in ((WINTER, winter), (SUMMER, summer)):
+        local = at.astimezone(resolved.tz)
+        assert (tzdb.format_offset(local.utcoffset() or timedelta(0)), local.tzname()) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "summer"), [("EST", "-05:00"), ("MST", "-07:00"), ("HST", "-10:00"), ("CET", "+02:00")]
+)
+def test_a_database_key_keeps_its_database_meaning(key: str, summer: str) -> None:
+    resolved = resolve_zone(key, source="database")
+    assert (resolved.key, resolved.kind, resolved.reading()) == (key, "alias", None)
+    assert tzdb.format_offset(SUMMER.astimezone(resolved.tz).utcoffset() or timedelta(0)) == summer
+
+
 def test_abbreviation_table_names_only_real_zones() -> None:
     for candidates in zones.ABBREVIATIONS.values():
         assert set(candidates) <= tzdb.zone_names()
@@ -236,19 +275,18 @@ def test_a_legacy_key_named_like_a_country_keeps_its_iana_meaning() -> None:
     assert resolve_zone("Portugal").canonical == "Europe/Lisbon"
 
 
-def test_a_country_with_several_zones_lists_them() -> None:
+def test_a_country_with_several_zones_lists_the_first_five_in_database_order_without_places() -> None:
     with pytest.raises(AmbiguousTimezone) as caught:
         resolve_zone("US")
     message = caught.value.message
     assert caught.value.suggestions == ("America/New_York", "America/Detroit", "America/Kentucky/Louisville")
     assert "United States (US) has 29 timezones" in message
-    assert "and 19 more" in message
-    assert "America/Indiana/Vevay" in message
+    assert "'America/Indiana/Indianapolis' and 24 more" in message
     assert "Pacific/Honolulu" not in message
 
 
 def test_a_country_with_two_zones_names_both() -> None:
-    with pytest.raises(AmbiguousTimezone, match="Europe/Berlin, Europe/Busingen"):
+    with pytest.raises(AmbiguousTimezone, match="'Europe/Berlin', 'Europe/Busingen'"):
         resolve_zone("Germany")
 
 

@@ -196,3 +196,18 @@ def test_the_three_examples_over_stdio_with_top_level_placement() -> None:
     # Both placements at once: the explicit _meta one wins.
     assert by_id[104]["structuredContent"]["timezone"] == "Asia/Tokyo"
     assert by_id[104]["_meta"][CONTEXT_REPORT_META_KEY]["ignored"] == {}
+
+
+@pytest.mark.anyio
+async def test_coordinates_alone_give_the_users_zone(client: Client) -> None:
+    context = {"userLocation": {"coordinates": {"latitude": 19.076, "longitude": 72.8777}}}
+    result, report = await call(client, "get_current_time", {}, context)
+    assert result["structuredContent"]["timezone"] == "Asia/Kolkata"
+    assert report["applied"]["userLocation"]["timezone"] == "Asia/Kolkata"
+
+
+@pytest.mark.anyio
+async def test_a_city_in_its_country_gives_the_users_zone(client: Client) -> None:
+    context = {"userLocation": {"city": "München", "country": "DE"}}
+    result, _ = await call(client, "get_current_time", {}, context)
+    assert result["structuredContent"]["timezone"] == "Europe/Berlin"

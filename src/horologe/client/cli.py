@@ -45,6 +45,7 @@ def _connection_flags(parser: argparse.ArgumentParser) -> None:
         "--allow-local-state", action="store_true", help="keep state for localhost and IP-address servers (dev only)"
     )
     parser.add_argument("--state-db", type=Path, help="state database (default: in the user's state directory)")
+    parser.add_argument("--debug", action="store_true", help="print the whole traceback when something fails")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,31 +73,45 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         code: int = anyio.run(_session, options, args, arguments)
-    except ValueError as exc:
-        print(f"horologe: {exc}", file=sys.stderr)
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(f"horologe: {failure_message(exc, args)}", file=sys.stderr)
         return 2
     return code
 
 
-async def _session(options: Any, args: argparse.Namespace, arguments: dict[str, Any]) -> int:
+def failure_message(exc: BaseException, args: argparse.Namespace) -> str:
+    """One line saying what went wrong talking to the server (the first real error inside task groups)."""
     from mcp.shared.exceptions import MCPError
 
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    target = f"--url {args.url}" if args.url else f"--stdio {args.stdio!r}"
+    if isinstance(exc, FileNotFoundError | PermissionError):
+        return f"cannot start {target}: {exc.strerror}: {exc.filename}"
+    if isinstance(exc, MCPError):
+        if exc.error.message == "Connection closed":
+            return f"{target}: the server closed the connection (is it an MCP server? does it start on its own?)"
+        return exc.error.message
+    if isinstance(exc, ValueError):
+        return str(exc)
+    return f"cannot talk to the server at {target}: {str(exc) or type(exc).__name__} (--debug shows the traceback)"
+
+
+async def _session(options: Any, args: argparse.Namespace, arguments: dict[str, Any]) -> int:
     from horologe.client.connect import connect
 
-    try:
-        async with connect(options) as (client, _):
-            if args.client_command == "tools":
-                listed = await client.list_tools()
-                for tool in listed.tools:
-                    properties = tool.input_schema.get("properties", {})
-                    required = set(tool.input_schema.get("required", []))
-                    names = [name if name in required else f"[{name}]" for name in properties]
-                    print(f"{tool.name}({', '.join(names)})  {tool.title or ''}".rstrip())
-                return 0
-            result = await client.call_tool(args.tool, arguments)
-    except MCPError as exc:
-        print(f"horologe: {exc.error.message}", file=sys.stderr)
-        return 2
+    async with connect(options) as (client, _):
+        if args.client_command == "tools":
+            listed = await client.list_tools()
+            for tool in listed.tools:
+                properties = tool.input_schema.get("properties", {})
+                required = set(tool.input_schema.get("required", []))
+                names = [name if name in required else f"[{name}]" for name in properties]
+                print(f"{tool.name}({', '.join(names)})  {tool.title or ''}".rstrip())
+            return 0
+        result = await client.call_tool(args.tool, arguments)
     if args.json:
         print(
             json.dumps(result.model_dump(by_alias=True, mode="json", exclude_none=True), indent=2, ensure_ascii=False)

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from horologe.core import tzdb
 from horologe.core.errors import TimeError
+from horologe.core.gazetteer import Gazetteer
 from horologe.core.parse import parse_timestamp
 from horologe.core.zones import ResolvedZone, did_you_mean, resolve_zone
 
@@ -78,11 +79,20 @@ class ClientContext:
 NO_CONTEXT: Final = ClientContext()
 
 
-def read_client_context(raw: object, *, locale_known: Callable[[str], bool] | None = None) -> ClientContext:
+def read_client_context(
+    raw: object,
+    *,
+    locale_known: Callable[[str], bool] | None = None,
+    places: Gazetteer | None = None,
+    zone_at: Callable[[float, float], str | None] | None = None,
+) -> ClientContext:
     """Validate a raw `clientContext` value field by field; bad fields are ignored and reported, never raised.
 
     `locale_known`, when given, is a callable telling whether locale data exists for a well-formed tag
-    (the server passes Babel's lookup); a tag it refuses is ignored like a malformed one.
+    (the server passes Babel's lookup); a tag it refuses is ignored like a malformed one. Without a `timezone`,
+    the user's zone comes from `userLocation`: its coordinates through `zone_at` (latitude, longitude -> IANA name),
+    else its city in `places`, else its country when that has one zone; the zone found is reported as
+    `userLocation.timezone`.
     """
     if raw is None:
         return NO_CONTEXT
@@ -97,7 +107,11 @@ def read_client_context(raw: object, *, locale_known: Callable[[str], bool] | No
     for name in raw:
         if name not in KNOWN_FIELDS:
             ignored[_clip(str(name), 64)] = f"unknown field (known: {', '.join(KNOWN_FIELDS)})"
-    if zone is not None:
+    if zone is None and location is not None:
+        zone = _located_zone(location, places, zone_at, ignored)
+        if zone is not None:
+            applied["userLocation"]["timezone"] = zone.key
+    if zone is not None and "timezone" in raw:
         applied["timezone"] = zone.key
     if now is not None:
         applied["currentTimestamp"] = now.isoformat()
@@ -140,7 +154,7 @@ def _text(value: object, what: str) -> str:
 def _read_zone(value: object) -> ResolvedZone:
     text = _text(value, "timezone")
     try:
-        zone = resolve_zone(text)
+        zone = resolve_zone(text, source="database")
     except TimeError:
         zone = None
     if zone is None or zone.kind not in _IANA_KINDS:
@@ -154,7 +168,7 @@ def _read_zone(value: object) -> ResolvedZone:
 def _close_zone(text: str) -> list[str]:
     """A spelling suggestion only within the same area ('Europe/Viena' -> 'Europe/Vienna', not 'Mars/Base')."""
     area = text.split("/")[0].casefold()
-    return [name for name in did_you_mean(text, 1) if "/" not in text or name.split("/")[0].casefold() == area]
+    return [zone for _, zone in did_you_mean(text, 1) if "/" not in text or zone.split("/")[0].casefold() == area]
 
 
 def _read_timestamp(value: object) -> datetime:
@@ -224,6 +238,27 @@ def _read_location(value: object, applied: dict[str, Any], ignored: dict[str, st
         report["coordinates"] = {"latitude": found["latitude"], "longitude": found["longitude"]}
     applied["userLocation"] = report
     return UserLocation(**found)
+
+
+def _located_zone(
+    location: UserLocation,
+    places: Gazetteer | None,
+    zone_at: Callable[[float, float], str | None] | None,
+    ignored: dict[str, str],
+) -> ResolvedZone | None:
+    """The zone at the user's coordinates, else of their city (in their country), else of a one-zone country."""
+    if location.latitude is not None and location.longitude is not None and zone_at is not None:
+        name = zone_at(location.latitude, location.longitude)
+        if name is not None:
+            return resolve_zone(name, source="database")
+    if location.city is not None and places is not None:
+        try:
+            return resolve_zone(location.city, country_hint=location.country, places=places)
+        except TimeError as exc:
+            ignored["userLocation.city"] = f"names no single zone: {exc.message}"
+    if location.country is not None and len(zones := tzdb.zones_for_country(location.country)) == 1:
+        return resolve_zone(zones[0], source="database")
+    return None
 
 
 def _read_country(value: object) -> str:

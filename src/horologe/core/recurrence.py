@@ -183,7 +183,7 @@ def _wall_line(line: str, zone: tzinfo) -> str:
 def _naive_stamp(value: str, zone: tzinfo, tzid: str | None, line: str) -> str:
     stamp = _stamp(value, line)
     if value.upper().endswith("Z") or tzid:
-        source = UTC if value.upper().endswith("Z") else resolve_zone(tzid or "UTC").tz
+        source = UTC if value.upper().endswith("Z") else resolve_zone(tzid or "UTC", source="database").tz
         stamp = stamp.replace(tzinfo=source).astimezone(zone).replace(tzinfo=None)
     return f"{stamp.year:04d}{stamp.month:02d}{stamp.day:02d}T{stamp.hour:02d}{stamp.minute:02d}{stamp.second:02d}"
 

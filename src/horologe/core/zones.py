@@ -11,14 +11,22 @@ Resolution order (first match wins):
 5. an abbreviation from the curated table below (``PST``, ``IST`` ...);
 6. an ISO 3166 country code (``AT``);
 7. an IANA key ignoring accents and spaces vs underscores (``America/Sao Paulo``);
-8. a city: the last segment of a canonical or zone.tab key (``new york``, ``São Paulo``);
-9. a country name (``Austria``, ``Samoa``);
+8. a country name (``Austria``, ``Samoa``);
+9. a city: the last segment of a canonical or zone.tab key (``new york``, ``São Paulo``);
 10. a city named only by a legacy link (``Calcutta``, ``Eastern``).
 
-Abbreviation policy: the IANA database itself has zones literally named CET, EET, WET, MET, EST, MST,
-HST, EST5EDT ...; those are exact keys and keep their IANA meaning (step 1/3: ``EST`` is fixed
-UTC-5 all year, ``CET`` follows Central European summer time). The table maps the other common
-abbreviations to the zone where the abbreviation is used (the most populous one when several zones
+With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further:
+country names in six languages (``Japon``, ``日本``) at step 8; before step 9, any city of 15,000+ people by its
+name or a former or foreign name (``Mumbai``, ``Bombay``, ``München``, ``北京``), the most populous first (cities
+of similar size in different zones, ``San Juan``, are an ambiguity answered with the candidates); after step 9,
+the CLDR exemplar city of a zone in six languages (``Wien``, ``東京``).
+
+Abbreviation rule, one in every season: an abbreviation a person types names its region's clock all year
+(``EST`` and ``EDT`` are America/New_York's clock, in July too, as ``PST`` is Los Angeles'), and the zone says it
+was read as an abbreviation (kind ``abbreviation``). The database has zones literally named EST, MST, HST, CET,
+EET, WET, MET; given as a database key (`source="database"`: a host's TZ, a client context's IANA timezone, a
+stored preference) they keep the database's meaning (``EST`` is America/Panama, UTC-5 all year). The table maps
+each abbreviation to the zone where it is used (the most populous one when several zones
 share the same clock, e.g. ``AEST`` -> Australia/Sydney). Abbreviations that name different
 clocks in common usage (``IST``, ``CST``, ``BST``, ``AST`` ...) raise AmbiguousTimezone unless
 `country_hint` picks exactly one candidate. Two-letter abbreviations (ET, PT, MT) are left out on
@@ -30,20 +38,28 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from types import MappingProxyType
 from typing import Final, Literal
 
 from horologe.core import tzdb
 from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTimezone
+from horologe.core.gazetteer import Gazetteer, Match, Place
 from horologe.core.messages import N_, Message, msg
 
 ZoneKind = Literal["iana", "alias", "fixed_offset", "utc", "city", "abbreviation", "case_insensitive", "country"]
 
 MAX_INPUT_LENGTH = 256
+_READ_KINDS = frozenset({"abbreviation", "city", "country"})
+AMBIGUOUS_SHARE: Final = 0.5
+"""A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
+MAX_FUZZY_INPUT: Final = 64
+MAIN_ZONES: Final = 5
+OTHER_SHARE: Final = 0.1
+"""Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
 MAX_OFFSET = timedelta(hours=14)
 TIMEZONE_HELP: Final = msg(N_("Use an IANA name such as 'Europe/Vienna', a UTC offset such as '+05:30', or 'UTC'."))
 _HELP_SUGGESTIONS: Final = ("UTC", "Europe/Vienna", "+05:30")
@@ -52,12 +68,16 @@ _UTC_WORDS = frozenset({"z", "ut"})
 _OFFSET = re.compile(r"^(?:UTC|GMT|UT)?([+-])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?$", re.IGNORECASE)
 _OFFSET_LIKE = re.compile(r"^(?:UTC|GMT|UT)?[+-]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\W_]+")
+_ACCENT, _LAST_ACCENT = "\u0300", "\u036f"  # Unicode's Combining Diacritical Marks
 
 # Abbreviation -> candidate zones. One candidate: resolved directly. Several: AmbiguousTimezone.
 ABBREVIATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        # North America (EST, MST, HST are IANA keys and never reach this table)
+        # North America (EST, MST, HST are also database keys: typed by a person, they name the region's clock)
+        "EST": ("America/New_York",),
         "EDT": ("America/New_York",),
+        "MST": ("America/Denver",),
+        "HST": ("Pacific/Honolulu",),
         "CDT": ("America/Chicago", "America/Havana"),
         "MDT": ("America/Denver",),
         "PST": ("America/Los_Angeles",),
@@ -77,7 +97,11 @@ ABBREVIATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "COT": ("America/Bogota",),
         "PET": ("America/Lima",),
         "VET": ("America/Caracas",),
-        # Europe (CET, EET, WET, MET are IANA keys; their summer forms follow them)
+        # Europe (CET, EET, WET, MET are also database keys, of the same clocks; their summer forms follow them)
+        "CET": ("CET",),
+        "MET": ("CET",),
+        "EET": ("EET",),
+        "WET": ("WET",),
         "CEST": ("CET",),
         "EEST": ("EET",),
         "WEST": ("WET",),
@@ -165,6 +189,9 @@ class ResolvedZone:
     - ``city``: a city named by the last segment of an IANA key (``new york``);
     - ``abbreviation``: an abbreviation from the curated table (``PST``);
     - ``country``: an ISO 3166 code or country name of a country with a single zone (``AT``).
+
+    `place` names the city a typed name was read as (``Mumbai, IN``), `others` the zones of smaller places of the
+    same name that were not chosen.
     """
 
     key: str
@@ -172,6 +199,20 @@ class ResolvedZone:
     kind: ZoneKind
     canonical: str | None
     input: str
+    place: str | None = None
+    others: tuple[str, ...] = ()
+
+    def reading(self) -> dict[str, object] | None:
+        """How typed input was read, when it was not a zone's own name: what was typed, the zone, the way it was read
+        (`abbreviation`, `city`, `country`), the place and the other readings (None for IANA names and offsets)."""
+        if self.kind not in _READ_KINDS:
+            return None
+        found: dict[str, object] = {"input": self.input, "timezone": self.key, "read_as": self.kind}
+        if self.place:
+            found["place"] = self.place
+        if self.others:
+            found["other_zones"] = list(self.others)
+        return found
 
 
 # --- normalization -------------------------------------------------------------------------
@@ -180,7 +221,8 @@ class ResolvedZone:
 def fold(text: str) -> str:
     """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space."""
     decomposed = unicodedata.normalize("NFKD", text.replace("&", " and "))
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    # Only Latin-style accents go ('é' -> 'e'); kana voicing marks stay ('バ' is not 'ハ').
+    bare = unicodedata.normalize("NFC", "".join(char for char in decomposed if not _ACCENT <= char <= _LAST_ACCENT))
     return " ".join(_SEPARATORS.sub(" ", bare.casefold()).split())
 
 
@@ -277,10 +319,37 @@ def _regions() -> Mapping[str, str]:
 # --- resolution ----------------------------------------------------------------------------
 
 
-def resolve_zone(text: str, *, country_hint: str | None = None) -> ResolvedZone:
-    """Resolve an IANA name, alias, UTC offset, abbreviation, city or country into a zone."""
+Source = Literal["person", "database"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Lookup:
+    """One resolution's input and what it may use."""
+
+    text: str
+    hint: str | None
+    places: Gazetteer | None
+    now: datetime | None
+
+
+def resolve_zone(
+    text: str,
+    *,
+    country_hint: str | None = None,
+    places: Gazetteer | None = None,
+    now: datetime | None = None,
+    source: Source = "person",
+) -> ResolvedZone:
+    """Resolve an IANA name, alias, UTC offset, abbreviation, city or country into a zone.
+
+    `places` adds the cities, exemplar cities and country names of the places table; `now` gives suggestions
+    their current offsets; `source="database"` reads a database key such as 'EST' as the database does (a host's
+    TZ, a stored zone) instead of as the abbreviation a person means.
+    """
     cleaned = _clean(text)
-    hint = _country_code(country_hint) if country_hint else None
+    lookup = _Lookup(cleaned, _country_code(country_hint, places) if country_hint else None, places, now)
+    if source == "person" and cleaned.upper() in _key_abbreviations():
+        return _typed(_choose(lookup, ABBREVIATIONS[cleaned.upper()], "abbreviation"), cleaned, "abbreviation")
     if cleaned in tzdb.zone_names():
         return _from_key(cleaned, cleaned, "alias" if cleaned in tzdb.all_links() else "iana")
     lowered = cleaned.casefold()
@@ -292,16 +361,25 @@ def resolve_zone(text: str, *, country_hint: str | None = None) -> ResolvedZone:
     if _OFFSET_LIKE.match(compact):
         return _fixed_offset(compact, cleaned)
     for step in _STEPS:
-        found = step(cleaned, hint)
+        found = step(lookup)
         if found is not None:
             return found
-    raise _unknown(cleaned)
+    raise _unknown(lookup)
+
+
+@cache
+def _key_abbreviations() -> frozenset[str]:
+    return frozenset(name for name in ABBREVIATIONS if name in tzdb.zone_names())
 
 
 def _from_key(key: str, text: str, kind: ZoneKind) -> ResolvedZone:
     if key.casefold() in _utc_keys():
         return _utc(text)
     return ResolvedZone(key, tzdb.get_zone(key), kind, tzdb.canonical_name(key), text)
+
+
+def _typed(key: str, text: str, kind: ZoneKind, place: str | None = None, others: tuple[str, ...] = ()) -> ResolvedZone:
+    return ResolvedZone(key, tzdb.get_zone(key), kind, tzdb.canonical_name(key), text, place, others)
 
 
 def _utc(text: str) -> ResolvedZone:
@@ -334,26 +412,26 @@ def _offset_value(match: re.Match[str]) -> timedelta | None:
     return -value if sign == "-" else value
 
 
-def _by_abbreviation(text: str, hint: str | None) -> ResolvedZone | None:
-    candidates = ABBREVIATIONS.get(text.upper())
+def _by_abbreviation(lookup: _Lookup) -> ResolvedZone | None:
+    candidates = ABBREVIATIONS.get(lookup.text.upper())
     if candidates is None:
         return None
-    chosen = _choose(text, candidates, hint, "abbreviation")
-    return ResolvedZone(chosen, tzdb.get_zone(chosen), "abbreviation", tzdb.canonical_name(chosen), text)
+    return _typed(_choose(lookup, candidates, "abbreviation"), lookup.text, "abbreviation")
 
 
-def _by_country_code(text: str, hint: str | None) -> ResolvedZone | None:
+def _by_country_code(lookup: _Lookup) -> ResolvedZone | None:
+    text = lookup.text
     if len(text) != 2 or not text.isascii() or not text.isalpha() or tzdb.country_name(text) is None:
         return None
-    return _country_zone(text, text.upper())
+    return _country_zone(lookup, text.upper())
 
 
-def _by_country_name(text: str, hint: str | None) -> ResolvedZone | None:
-    code = _country_names().get(fold(text))
-    return None if code is None else _country_zone(text, code)
+def _by_country_name(lookup: _Lookup) -> ResolvedZone | None:
+    code = _country_code(lookup.text, lookup.places)
+    return None if code is None else _country_zone(lookup, code)
 
 
-def _country_zone(text: str, code: str) -> ResolvedZone:
+def _country_zone(lookup: _Lookup, code: str) -> ResolvedZone:
     zones = tzdb.zones_for_country(code)
     name = tzdb.country_name(code) or code
     if not zones:
@@ -364,42 +442,92 @@ def _country_zone(text: str, code: str) -> ResolvedZone:
             also=(TIMEZONE_HELP,),
         )
     if len(zones) > 1:
-        shown = ", ".join(zones[:10])
+        main = _main_zones(code, zones, lookup.places)
+        shown = _labelled([(zone, zone) for zone in main[:MAIN_ZONES]], lookup.now)
         listed: str | Message = shown
-        if len(zones) > 10:
-            listed = msg(N_("{zones} and {more} more"), zones=shown, more=len(zones) - 10)
+        if len(main) > MAIN_ZONES:
+            listed = msg(N_("{zones} and {more} more"), zones=shown, more=len(main) - MAIN_ZONES)
         raise AmbiguousTimezone(
             N_("{country} ({code}) has {count} timezones: {zones}. Name the zone, e.g. {example}."),
             country=name,
             code=code,
             count=len(zones),
             zones=listed,
-            example=repr(zones[0]),
-            suggestions=zones[:3],
-            details={"country": code, "candidates": list(zones)},
+            example=repr(main[0]),
+            suggestions=main[:3],
+            details={"country": code, "candidates": list(main)},
         )
-    return ResolvedZone(zones[0], tzdb.get_zone(zones[0]), "country", tzdb.canonical_name(zones[0]), text)
+    return _typed(zones[0], lookup.text, "country", name)
 
 
-def _by_folded_key(text: str, hint: str | None) -> ResolvedZone | None:
-    key = _folded_keys().get(_fold_key(text))
-    return None if key is None else _from_key(key, text, "case_insensitive")
+def _main_zones(code: str, zones: tuple[str, ...], places: Gazetteer | None) -> list[str]:
+    """A country's zones, the most populous first when the places table is known (else the database's order)."""
+    if places is None:
+        return list(zones)
+    ranked = [zone for zone in places.zones_by_population(code) if zone in zones]
+    return ranked + [zone for zone in zones if zone not in ranked]
 
 
-def _by_primary_city(text: str, hint: str | None) -> ResolvedZone | None:
-    keys = _cities().get(fold(text), ())
-    return _city_zone(text, hint, tuple(key for key in keys if key in _primary_names()))
+def _by_folded_key(lookup: _Lookup) -> ResolvedZone | None:
+    key = _folded_keys().get(_fold_key(lookup.text))
+    return None if key is None else _from_key(key, lookup.text, "case_insensitive")
 
 
-def _by_any_city(text: str, hint: str | None) -> ResolvedZone | None:
-    return _city_zone(text, hint, _cities().get(fold(text), ()))
+def _by_primary_city(lookup: _Lookup) -> ResolvedZone | None:
+    keys = _cities().get(fold(lookup.text), ())
+    return _city_zone(lookup, tuple(key for key in keys if key in _primary_names()))
 
 
-def _city_zone(text: str, hint: str | None, keys: tuple[str, ...]) -> ResolvedZone | None:
+def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
+    if lookup.places is None:
+        return None
+    return _city_zone(lookup, lookup.places.exemplars.get(fold(lookup.text), ()))
+
+
+def _by_place(lookup: _Lookup) -> ResolvedZone | None:
+    if lookup.places is None:
+        return None
+    found = lookup.places.matches(fold(lookup.text))
+    if lookup.hint is not None:
+        found = [match for match in found if match.place.country == lookup.hint] or found
+    if not found:
+        return None
+    best = found[0]
+    rivals = _distinct_zones([match for match in found if match.weight >= best.weight * AMBIGUOUS_SHARE])
+    if len(rivals) > 1:
+        raise AmbiguousTimezone(
+            N_("City {input} is ambiguous: it can mean {candidates}. Use the IANA name of the one you mean."),
+            input=repr(lookup.text),
+            candidates=_labelled([(_place_label(match.place), match.place.zone) for match in rivals], lookup.now),
+            suggestions=[match.place.zone for match in rivals],
+            details={"candidates": [match.place.zone for match in rivals]},
+        )
+    others = tuple(
+        match.place.zone for match in _distinct_zones(found)[1:3] if match.weight >= best.weight * OTHER_SHARE
+    )
+    return _typed(best.place.zone, lookup.text, "city", _place_label(best.place), others)
+
+
+def _distinct_zones(found: list[Match]) -> list[Match]:
+    """The best match of each clock (canonical zone), in order."""
+    seen: dict[str, Match] = {}
+    for match in found:
+        seen.setdefault(tzdb.canonical_name(match.place.zone), match)
+    return list(seen.values())
+
+
+def _place_label(place: Place) -> str:
+    return f"{place.name}, {place.country}"
+
+
+def _by_any_city(lookup: _Lookup) -> ResolvedZone | None:
+    return _city_zone(lookup, _cities().get(fold(lookup.text), ()))
+
+
+def _city_zone(lookup: _Lookup, keys: tuple[str, ...]) -> ResolvedZone | None:
     if not keys:
         return None
-    chosen = _choose(text, _prefer_primary(keys), hint, "city")
-    return ResolvedZone(chosen, tzdb.get_zone(chosen), "city", tzdb.canonical_name(chosen), text)
+    return _typed(_choose(lookup, _prefer_primary(keys), "city"), lookup.text, "city")
 
 
 def _prefer_primary(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -411,82 +539,140 @@ def _prefer_primary(keys: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(by_target.values())
 
 
-def _choose(text: str, candidates: tuple[str, ...], hint: str | None, what: Literal["abbreviation", "city"]) -> str:
+def _choose(lookup: _Lookup, candidates: tuple[str, ...], what: Literal["abbreviation", "city"]) -> str:
     if len(candidates) == 1:
         return candidates[0]
-    if hint is not None:
-        matching = [key for key in candidates if hint in tzdb.zone_countries(key)]
+    if lookup.hint is not None:
+        matching = [key for key in candidates if lookup.hint in tzdb.zone_countries(key)]
         if len(matching) == 1:
             return matching[0]
+    labelled = _labelled([(key, key) for key in candidates], lookup.now)
     if what == "abbreviation":
         raise AmbiguousTimezone(
             N_("Abbreviation {input} is ambiguous: it can mean {candidates}. Use the IANA name of the one you mean."),
-            input=repr(text),
-            candidates=quoted_list(candidates),
+            input=repr(lookup.text),
+            candidates=labelled,
             suggestions=candidates,
             details={"candidates": list(candidates)},
         )
     raise AmbiguousTimezone(
         N_("City {input} is ambiguous: it can mean {candidates}. Use the IANA name of the one you mean."),
-        input=repr(text),
-        candidates=quoted_list(candidates),
+        input=repr(lookup.text),
+        candidates=labelled,
         suggestions=candidates,
         details={"candidates": list(candidates)},
     )
 
 
-def _country_code(text: str) -> str | None:
-    """An ISO code from a code or a country name; None when unknown (a hint only narrows)."""
+def _country_code(text: str, places: Gazetteer | None = None) -> str | None:
+    """An ISO code from a code or a country name (also in the places table's six languages); None when unknown."""
     stripped = text.strip()
     if tzdb.country_name(stripped) is not None:
         return stripped.upper()
-    return _country_names().get(fold(stripped))
+    folded = fold(stripped)
+    code = _country_names().get(folded)
+    if code is None and places is not None:
+        code = places.countries.get(folded)
+    return code
 
 
-_STEPS = (_by_abbreviation, _by_country_code, _by_folded_key, _by_primary_city, _by_country_name, _by_any_city)
+_STEPS = (
+    _by_abbreviation,
+    _by_country_code,
+    _by_folded_key,
+    _by_country_name,
+    _by_place,
+    _by_primary_city,
+    _by_exemplar_city,
+    _by_any_city,
+)
 
 
 # --- unknown input -------------------------------------------------------------------------
 
 
-def _unknown(text: str) -> InvalidTimezone:
-    suggestions = did_you_mean(text)
+def _unknown(lookup: _Lookup) -> InvalidTimezone:
+    suggestions = did_you_mean(lookup.text, places=lookup.places)
     return InvalidTimezone(
         N_("Unknown timezone {input}."),
-        input=repr(text),
-        also=(*did_you_mean_hint(suggestions), TIMEZONE_HELP),
-        suggestions=suggestions,
+        input=repr(lookup.text),
+        also=(*did_you_mean_hint(suggestions, lookup.now), TIMEZONE_HELP),
+        suggestions=[zone for _, zone in suggestions],
     )
 
 
-def did_you_mean_hint(candidates: Sequence[str]) -> tuple[Message, ...]:
-    """The 'Did you mean ...?' sentence for some candidate names (none when there are no candidates)."""
+def did_you_mean_hint(candidates: Sequence[tuple[str, str]], now: datetime | None = None) -> tuple[Message, ...]:
+    """The 'Did you mean ...?' sentence for (name, zone) candidates, each with its zone's offset at `now`."""
     if not candidates:
         return ()
-    return (msg(N_("Did you mean {candidates}?"), candidates=quoted_list(candidates)),)
+    return (msg(N_("Did you mean {candidates}?"), candidates=_labelled(candidates, now)),)
 
 
-def quoted_list(names: Sequence[str]) -> str:
-    """Names quoted and joined with commas: "'Europe/Vienna', 'Europe/Berlin'" (no English 'or' to translate)."""
-    return ", ".join(repr(name) for name in names)
+def _labelled(candidates: Sequence[tuple[str, str]], now: datetime | None) -> str:
+    """(name, zone) pairs as "'Mumbai, IN' (Asia/Kolkata, UTC+05:30)": the zone and, at `now`, its offset."""
+    labels = []
+    for name, zone in candidates:
+        details = [zone] if zone != name else []
+        if now is not None:
+            offset = now.astimezone(tzdb.get_zone(zone)).utcoffset() or timedelta(0)
+            details.append(f"UTC{tzdb.format_offset(offset)}")
+        labels.append(f"{name!r} ({', '.join(details)})" if details else repr(name))
+    return ", ".join(labels)
 
 
-def did_you_mean(text: str, limit: int = 3) -> list[str]:
-    """Up to `limit` zone keys close to `text` (by key, ignoring case, or by city name)."""
-    if len(text) > MAX_INPUT_LENGTH:
+def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) -> list[tuple[str, str]]:
+    """Up to `limit` (name, zone) pairs spelled close to `text`: zone keys, zones' cities and, with `places`, the
+    larger cities. Only a close spelling counts (a typo or two, by length), so a zone hours away is never offered
+    for a name that merely looks alike ('Mumbai' is not 'Dubai')."""
+    if len(text) > MAX_FUZZY_INPUT:
         return []
-    scored: dict[str, float] = {}
     lowered, folded = text.strip().casefold(), fold(text)
-    for candidate in difflib.get_close_matches(lowered, _lower_keys().keys(), n=limit, cutoff=0.6):
-        _keep_best(scored, _lower_keys()[candidate], _ratio(lowered, candidate))
-    for candidate in difflib.get_close_matches(folded, _cities().keys(), n=limit, cutoff=0.6):
-        _keep_best(scored, _prefer_primary(_cities()[candidate])[0], _ratio(folded, candidate))
-    ranked = sorted(scored, key=lambda key: (-scored[key], key not in _primary_names(), key))
-    return ranked[:limit]
+    scored: dict[str, tuple[float, str]] = {}
+    for candidate in _close(lowered, _lower_keys().keys()):
+        key = _lower_keys()[candidate]
+        _keep_best(scored, key, key, _ratio(lowered, candidate))
+    for candidate in _close(folded, _cities().keys()):
+        key = _prefer_primary(_cities()[candidate])[0]
+        _keep_best(scored, key, key, _ratio(folded, candidate))
+    if places is not None and folded:
+        for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
+            place = places.spellings[candidate]
+            _keep_best(scored, place.zone, _place_label(place), _ratio(folded, candidate))
+    ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in _primary_names(), zone))
+    return [(scored[zone][1], zone) for zone in ranked[:limit]]
 
 
-def _keep_best(scored: dict[str, float], key: str, score: float) -> None:
-    scored[key] = max(score, scored.get(key, 0.0))
+def _close(typed: str, names: Iterable[str]) -> list[str]:
+    """Names within a typo or two of `typed`: one edit up to 8 characters, two up to 15, three beyond."""
+    allowed = 1 if len(typed) <= 8 else 2 if len(typed) <= 15 else 3
+    if len(typed) < 4:
+        return []
+    close = difflib.get_close_matches(typed, names, n=10, cutoff=0.7)
+    return [name for name in close if _edits(typed, name, allowed) <= allowed]
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps), capped past `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, char_b in enumerate(b, 1):
+            cost = char_a != char_b
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def _keep_best(scored: dict[str, tuple[float, str]], zone: str, name: str, score: float) -> None:
+    if zone not in scored or score > scored[zone][0]:
+        scored[zone] = (score, name)
 
 
 def _ratio(a: str, b: str) -> float:

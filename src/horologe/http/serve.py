@@ -8,17 +8,19 @@ the settings it leaves in their environment (`app_from_environment`).
 from __future__ import annotations
 
 import json
+import logging
 import os
-import sys
 import tempfile
 from typing import TYPE_CHECKING, Any
 
 from horologe.config import Settings, is_loopback, load_settings
 from horologe.http.hosts import AccessPolicy
+from horologe.logs import configure_logging
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
+logger = logging.getLogger("horologe")
 SETTINGS_ENV = "HOROLOGE_INTERNAL_SETTINGS_JSON"
 
 
@@ -29,19 +31,28 @@ def serve_http(settings: Settings) -> None:
     from horologe.http.connection import DeadlineConfig, DrainingServer, deadline_protocol
 
     http = settings.http
-    AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)  # fail before forking
+    policy = AccessPolicy.for_bind(settings.server.host, http.allowed_hosts, http.allowed_origins)  # before forking
+    for origin in http.cors_origins:
+        if not policy.origin_allowed(origin):
+            logger.warning(
+                "CORS origin %s has no effect: requests from it are refused (403) because it is not an allowed origin; "
+                "add --allowed-origin %s (HOROLOGE_HTTP__ALLOWED_ORIGINS) too",
+                origin,
+                origin,
+            )
     if not settings.auth.enabled and not is_loopback(settings.server.host):
-        print(
-            f"horologe: WARNING: serving {settings.server.host} without authorization: anyone who can reach this port "
-            "can call every tool. Enable auth (HOROLOGE_AUTH__ENABLED=true with issuer, resource and jwks_url or "
-            "introspection_endpoint) or put an authenticating proxy in front.",
-            file=sys.stderr,
+        logger.warning(
+            "serving %s without authorization: anyone who can reach this port can call every tool. Enable auth "
+            "(HOROLOGE_AUTH__ENABLED=true with issuer, resource and jwks_url or introspection_endpoint) or put an "
+            "authenticating proxy in front.",
+            settings.server.host,
         )
     options: dict[str, Any] = {
         "host": settings.server.host,
         "port": settings.server.port,
         "access_log": False,
         "log_level": settings.logging.level.lower(),
+        "log_config": None,  # uvicorn's loggers propagate to horologe's one handler (horologe.logs)
         "timeout_graceful_shutdown": http.graceful_shutdown_seconds,
         "server_header": False,
         "http": deadline_protocol(),
@@ -78,6 +89,7 @@ def app_from_environment() -> Starlette:
 
     raw = os.environ.get(SETTINGS_ENV)
     settings = Settings.model_validate(json.loads(raw)) if raw else load_settings()
+    configure_logging(settings.logging.level, "json")  # a spawned worker starts with no logging configured
     app = create_app(settings)
     settle_after_startup()  # each worker is its own serving process
     return app

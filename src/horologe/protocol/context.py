@@ -25,6 +25,7 @@ from horologe.core.zones import ResolvedZone
 from horologe.i18n.cldr import locale_known
 from horologe.i18n.language import choose
 from horologe.memory import LocalMemories, memories_for
+from horologe.places import gazetteer, zone_at
 from horologe.protocol.state import StateReader
 from horologe.tools.preferences import stored_preferences
 from horologe.wire import (
@@ -79,7 +80,11 @@ class ContextBuilder:
         """
         meta = meta_of(params) or NO_META
         raw_client = meta.get(CLIENT_CONTEXT_META)
-        client = read_client_context(raw_client, locale_known=locale_known) if raw_client is not None else NO_CONTEXT
+        client = (
+            read_client_context(raw_client, locale_known=locale_known, places=gazetteer(), zone_at=zone_at)
+            if raw_client is not None
+            else NO_CONTEXT
+        )
         now = self.clock.now()
         envelope = meta.get(CLIENT_CAPABILITIES_META)
         capabilities = dict(envelope) if isinstance(envelope, Mapping) else _declared(declared)

@@ -62,7 +62,7 @@ def run_tool(
     except ValidationError as exc:
         return tool_error(arguments_error(spec.name, exc, list(spec.arguments.model_fields)), context.language)
     try:
-        result = spec.run(arguments, context, options)
+        result = spec.call(arguments, context, options)
     except TimeError as exc:
         return tool_error(exc, context.language)
     return {"content": [{"type": "text", "text": compact_json(result)}], "structuredContent": result, "isError": False}

@@ -8,8 +8,7 @@ from typing import Any
 from horologe.context import RequestContext
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
-from horologe.core.zones import resolve_zone
-from horologe.tools.present import DAY_NAMES, iso
+from horologe.tools.present import DAY_NAMES, iso, zone_of
 
 PROMPT_NAME = "time_query_assistant"
 MAX_ARGUMENT_LENGTH = 4000
@@ -59,7 +58,7 @@ def get_prompt(name: str, arguments: Mapping[str, str] | None, ctx: RequestConte
         )
     query = _text(args, "user_query", required=True)
     zone_text = _text(args, "timezone", required=False)
-    zone = resolve_zone(zone_text) if zone_text else ctx.default_zone
+    zone = zone_of(zone_text, ctx) if zone_text else ctx.default_zone
     local_now = ctx.now.astimezone(zone.tz)
     context = _text(args, "current_context", required=False) or (
         f"It is now {iso(local_now)} ({DAY_NAMES[local_now.weekday()]}) in {zone.key}."

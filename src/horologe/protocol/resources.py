@@ -104,7 +104,7 @@ def zone_resource(uri: str, ctx: RequestContext) -> tuple[str, str]:
     """timezone://{zone}{?from,to}: a zone's facts and its transitions in a range of years."""
     parts = urlsplit(uri)
     name = unquote(parts.netloc + parts.path)
-    zone = resolve_zone(name)
+    zone = resolve_zone(name, source="database")
     query = parse_qs(parts.query)
     first = _year(query, "from", ctx.now.year)
     last = _year(query, "to", max(first, ctx.now.year) + 1)

@@ -14,6 +14,7 @@ from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.messages import SERVER_TITLE
 from horologe.localzone import host_zone_name, preferences_path
 from horologe.memory import LocalMemories
+from horologe.places import gazetteer
 from horologe.protocol.context import ContextBuilder
 from horologe.protocol.handlers import Handlers
 from horologe.protocol.pipeline import ContextStage, error_stage
@@ -107,6 +108,6 @@ def default_zone_from(settings: Settings) -> ResolvedZone:
     name = settings.time.default_timezone
     if name == "auto":
         name = "local" if settings.server.transport == "stdio" else "UTC"
-    if name == "local":
-        name = host_zone_name()  # the only place the host's zone is read
-    return resolve_zone(name)
+    if name == "local":  # the only place the host's zone is read; a database key keeps its database meaning
+        return resolve_zone(host_zone_name(), source="database")
+    return resolve_zone(name, places=gazetteer())

@@ -20,7 +20,7 @@ from horologe.i18n.cldr import locale_known
 from horologe.memory import Memory
 from horologe.state import StateFull
 from horologe.tools.memory import kept, note, without_nulls
-from horologe.tools.present import enabled_format
+from horologe.tools.present import enabled_format, zone_of
 from horologe.tools.schemas.preferences import PreferencesArgs, PreferencesResult
 from horologe.tools.spec import ToolOptions, ToolSpec
 
@@ -41,7 +41,7 @@ class Preferences:
         if not isinstance(name, str):
             return None
         try:
-            return resolve_zone(name)
+            return resolve_zone(name, source="database")
         except ValueError:  # a zone tzdata dropped since it was stored
             return None
 
@@ -65,7 +65,7 @@ def stored_preferences(memory: Memory) -> Preferences:
 
 def preferences(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """Read, change or forget the user's preferences, kept where this request's memory keeps them."""
-    changes = _changes(args, options)
+    changes = _changes(args, ctx, options)
     if args.action == "set" and not changes:
         raise InvalidArgument(
             N_("Name at least one preference to set: {fields}."),
@@ -91,11 +91,11 @@ def preferences(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions
     )
 
 
-def _changes(args: PreferencesArgs, options: ToolOptions) -> dict[str, Any]:
+def _changes(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The preferences an argument list sets, validated."""
     changes: dict[str, Any] = {}
     if args.timezone is not None:
-        changes["timezone"] = resolve_zone(args.timezone).key
+        changes["timezone"] = zone_of(args.timezone, ctx).key
     if args.locale is not None:
         checked = read_client_context({"locale": args.locale}, locale_known=locale_known)
         if checked.locale is None:

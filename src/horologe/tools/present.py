@@ -15,6 +15,7 @@ from horologe.core.parse import ParsedTimestamp, parse_timestamp
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import human_datetime, human_duration
 from horologe.i18n.language import Language
+from horologe.places import gazetteer
 from horologe.tools.spec import ToolOptions
 
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -26,11 +27,16 @@ NOW: Final = "now"
 
 
 def zone_of(text: str, ctx: RequestContext) -> ResolvedZone:
-    """The zone the caller named: 'local' is the user's own (the request's default zone); the client's country
-    narrows ambiguous names."""
+    """The zone the caller named: 'local' is the user's own (the request's default zone); cities, exemplar cities
+    and countries come from the places table; the client's country narrows ambiguous names. A reading other than a
+    zone's own name is recorded for the result's `timezone_input`."""
     if text.strip().lower() == LOCAL:
         return ctx.default_zone
-    return resolve_zone(text, country_hint=ctx.country)
+    zone = resolve_zone(text, country_hint=ctx.country, places=gazetteer(), now=ctx.now)
+    reading = zone.reading()
+    if reading is not None and reading not in ctx.zone_readings:
+        ctx.zone_readings.append(reading)
+    return zone
 
 
 def zone_from(text: str | None, ctx: RequestContext) -> ResolvedZone:

@@ -42,3 +42,10 @@ class ToolSpec:
     read_only: bool = True
     destructive: bool = False
     idempotent: bool = True
+
+    def call(self, arguments: Any, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
+        """Run the tool; how a typed zone was read, when not by its own name, comes back as `timezone_input`."""
+        result = self.run(arguments, ctx, options)
+        if ctx.zone_readings:
+            result["timezone_input"] = list(ctx.zone_readings)
+        return result

@@ -20,7 +20,6 @@ from horologe.tools.present import (
     localized_duration,
     moment,
     render,
-    timespec,
     transition_record,
     truncate,
     zone_from,
@@ -52,16 +51,11 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
     return {
         **described,
         "unix": int(now.timestamp() // 1),
-        "unix_ms": int(now.timestamp() * 1000 // 1),
         "formatted": described["timestamp"]
         if same
         else render(now, zone, fmt, args.custom_format, ctx.formatting_locale),
-        "format": fmt,
-        "utc_offset_seconds": int(facts.utc_offset.total_seconds()),
         "day_of_week": DAY_NAMES[now.weekday()],
         "iso_week": f"{iso_year}-W{iso_week:02d}-{iso_day}",
-        "date": now.date().isoformat(),
-        "time": now.time().isoformat(timespec=timespec(now)),
     }
 
 
@@ -141,7 +135,6 @@ def get_timezone_info(args: schemas.GetTimezoneInfoArgs, ctx: RequestContext, op
         "at": iso(at.astimezone(UTC)),
         "local_time": iso(local),
         "offset": tzdb.format_offset(facts.utc_offset),
-        "utc_offset_seconds": int(facts.utc_offset.total_seconds()),
         "standard_offset": tzdb.format_offset(facts.standard_offset),
         "dst_offset": tzdb.format_offset(facts.dst_offset),
         "dst_active": facts.dst_active,
@@ -150,8 +143,9 @@ def get_timezone_info(args: schemas.GetTimezoneInfoArgs, ctx: RequestContext, op
         "next_transition": transition_record(next_, zone.tz) if next_ else None,
         "country_codes": codes,
         "countries": [name for code in codes if (name := tzdb.country_name(code))],
-        "comment": (entry.comment or None) if entry else None,
-        "coordinates": entry.coordinates if entry else None,
+        # zone1970.tab's comment describes the line's last country ('JP,AU … Eyre Bird Observatory'), so it only
+        # describes the zone when the zone has one country.
+        "comment": (entry.comment or None) if entry and len(codes) == 1 else None,
         "tzdata_version": tzdb.tzdata_version(),
     }
 

@@ -77,6 +77,24 @@ class Result(BaseModel):
     model_config = ConfigDict(extra="allow", defer_build=True)
 
 
+class ZoneInput(Result):
+    input: str = Field(description="What was typed.")
+    timezone: str = Field(description="The zone it was read as.")
+    read_as: Literal["abbreviation", "city", "country"]
+    place: str | None = Field(default=None, description="The city or country it was read as, e.g. 'Mumbai, IN'.")
+    other_zones: list[str] | None = Field(default=None, description="Zones of smaller places of that name.")
+
+
+class ReadsZones(Result):
+    """A result of a tool that takes zones: says how a typed zone that is not an IANA name was read."""
+
+    timezone_input: list[ZoneInput] | None = Field(
+        default=None,
+        description="How typed zones were read when not by an IANA name: an abbreviation names its region's clock "
+        "in every season (EST in July is New York's EDT); a city name, its most populous city.",
+    )
+
+
 class ZoneMoment(Result):
     timestamp: str = Field(description="ISO 8601 with the zone's offset.")
     timezone: str = Field(description="The zone's name (IANA key or fixed offset).")

@@ -12,6 +12,7 @@ from horologe.tools.schemas import (
     ZONE,
     Arguments,
     DstReport,
+    ReadsZones,
     Result,
     Timestamp,
     Transition,
@@ -110,7 +111,7 @@ class FindMeetingTimeArgs(Arguments):
 # --- results -------------------------------------------------------------------------------------------------
 
 
-class AddTimeResult(Result):
+class AddTimeResult(ReadsZones):
     start: ZoneMoment
     amount: str = Field(description="The amount as a normalized ISO 8601 duration.")
     result: ZoneMoment
@@ -158,7 +159,7 @@ class ListHolidaysResult(Result):
     holidays: list[HolidayEntry]
 
 
-class DateInfoResult(Result):
+class DateInfoResult(ReadsZones):
     date: str
     day_of_week: str
     iso_week_date: str
@@ -181,7 +182,7 @@ class OccurrenceEntry(DstReport):
     day_of_week: str
 
 
-class NextOccurrencesResult(Result):
+class NextOccurrencesResult(ReadsZones):
     kind: str = Field(description="'rrule' or 'cron'.")
     timezone: str = Field(description="The zone the occurrences are shown in.")
     rule_timezone: str = Field(
@@ -201,7 +202,7 @@ class HistoryTransition(Transition):
     local_effect: str = Field(description="English description, e.g. 'clocks skip 2011-12-30T00:00..'.")
 
 
-class TimezoneHistoryResult(Result):
+class TimezoneHistoryResult(ReadsZones):
     timezone: str
     start: str
     end: str
@@ -230,7 +231,7 @@ class ParticipantHours(Result):
     )
 
 
-class FindMeetingTimeResult(Result):
+class FindMeetingTimeResult(ReadsZones):
     found: bool = Field(description="False when no slot fits everyone; 'slots' then holds the best partial ones.")
     duration_minutes: float
     timezone: str

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from horologe.core.format import OutputFormat
-from horologe.tools.schemas import Arguments, Result, Weekday, WorkingHours
+from horologe.tools.schemas import Arguments, ReadsZones, Result, Weekday, WorkingHours
 
 PreferenceField = Literal["timezone", "locale", "format", "week_start", "working_hours"]
 KEPT_HELP = "Where it is kept: client, computer, process, client_unverified or nowhere."
@@ -25,7 +25,7 @@ class PreferencesArgs(Arguments):
     )
 
 
-class PreferencesResult(Result):
+class PreferencesResult(ReadsZones):
     preferences: dict[str, Any] = Field(description="The preferences in effect after this call.")
     stored: bool = Field(description="Whether they will be there on the next call.")
     kept: str = Field(description=KEPT_HELP)

@@ -10,6 +10,7 @@ from horologe.tools.schemas import (
     ZONE,
     Arguments,
     DstReport,
+    ReadsZones,
     Result,
     Timestamp,
     Weekday,
@@ -40,7 +41,7 @@ class Alternative(Result):
     end: Bound | None = None
 
 
-class ResolveTimeExpressionResult(Result):
+class ResolveTimeExpressionResult(ReadsZones):
     expression: str
     kind: Literal["instant", "period"] = Field(
         description="'instant' for a point in time; 'period' for a half-open interval [start, end)."

@@ -14,6 +14,7 @@ from horologe.tools.schemas import (
     ZONE,
     Arguments,
     DstReport,
+    ReadsZones,
     Result,
     Timestamp,
     Transition,
@@ -74,21 +75,16 @@ class ListTimezonesArgs(Arguments):
 # --- results -------------------------------------------------------------------------------------------------
 
 
-class GetCurrentTimeResult(Result):
+class GetCurrentTimeResult(ReadsZones):
     timestamp: str = Field(description="Current time, ISO 8601 with offset.")
     unix: int = Field(description="Unix time in seconds.")
-    unix_ms: int = Field(description="Unix time in milliseconds.")
     timezone: str
     formatted: str | int = Field(description="The time in the requested format.")
-    format: str
     utc_offset: str
-    utc_offset_seconds: int
     abbreviation: str
     dst_active: bool
     day_of_week: str = Field(description="English day name, e.g. 'Sunday'.")
     iso_week: str = Field(description="ISO week date, e.g. '2026-W47-7'.")
-    date: str
-    time: str
 
 
 class OriginalMoment(ZoneMoment):
@@ -100,7 +96,7 @@ class ConvertedMoment(ZoneMoment):
     formatted: str | int
 
 
-class ConvertTimezoneResult(Result):
+class ConvertTimezoneResult(ReadsZones):
     original: OriginalMoment
     converted: ConvertedMoment
     utc: str = Field(description="The same instant in UTC.")
@@ -129,7 +125,7 @@ class DurationBody(Result):
     human_readable: str
 
 
-class CalculateDurationResult(Result):
+class CalculateDurationResult(ReadsZones):
     start: str
     end: str
     timezone: str
@@ -138,7 +134,7 @@ class CalculateDurationResult(Result):
     end_dst: DstReport
 
 
-class FormatTimeResult(Result):
+class FormatTimeResult(ReadsZones):
     formatted: str | int
     format: str
     timestamp: str
@@ -146,14 +142,13 @@ class FormatTimeResult(Result):
     dst: DstReport
 
 
-class GetTimezoneInfoResult(Result):
+class GetTimezoneInfoResult(ReadsZones):
     timezone: str
     canonical: str | None
     aliases: list[str]
     at: str
     local_time: str
     offset: str
-    utc_offset_seconds: int
     standard_offset: str
     dst_offset: str
     dst_active: bool
@@ -163,7 +158,6 @@ class GetTimezoneInfoResult(Result):
     country_codes: list[str]
     countries: list[str]
     comment: str | None
-    coordinates: str | None
     tzdata_version: str
 
 

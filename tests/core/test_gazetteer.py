@@ -1,0 +1,124 @@
+"""The places table's parser and search, on a small table written here (the packaged one: tests/test_places.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
+from horologe.core.gazetteer import Gazetteer, Place
+from horologe.core.zones import resolve_zone
+
+TABLE = "\n".join(
+    [
+        "# a comment line",
+        "c\tGuangzhou\tguangzhou\tcanton|広州\tCN\t11000000\tAsia/Shanghai",
+        "c\tValencia\tvalencia\t\tVE\t1600000\tAmerica/Caracas",
+        "c\tValencia\tvalencia\t\tES\t800000\tEurope/Madrid",
+        "c\tBiel/Bienne\tbiel bienne|biel|bienne\t\tCH\t150000\tEurope/Zurich",
+        "c\tCanton\tcanton\t\tUS\t70000\tAmerica/New_York",
+        "c\tPortland\tportland\t\tUS\t650000\tAmerica/Los_Angeles",
+        "c\tPortland\tportland\t\tUS\t66000\tAmerica/New_York",
+        "c\tSmallville\tsmallville\tkent town\tUS\t20000\tAmerica/Chicago",
+        "z\tEurope/Vienna\twien|vienne|ウィーン",
+        "k\tJP\tjapan|japon|日本",
+        "",
+    ]
+)
+
+
+def table() -> Gazetteer:
+    return Gazetteer(lambda: TABLE)
+
+
+def test_the_table_is_read_on_the_first_search_only() -> None:
+    reads: list[int] = []
+
+    def source() -> str:
+        reads.append(1)
+        return TABLE
+
+    places = Gazetteer(source)
+    assert reads == []
+    assert len(places) == 8
+    places.matches("valencia")
+    assert reads == [1]
+
+
+def test_a_name_finds_its_cities_largest_first() -> None:
+    found = table().matches("valencia")
+    assert [(m.place.country, m.place.zone, m.alternate) for m in found] == [
+        ("VE", "America/Caracas", False),
+        ("ES", "Europe/Madrid", False),
+    ]
+    assert found[0].place == Place("Valencia", "VE", 1_600_000, "America/Caracas")
+
+
+def test_an_alternate_name_weighs_a_tenth_of_the_population() -> None:
+    found = table().matches("canton")
+    assert [(m.place.name, m.weight, m.alternate) for m in found] == [
+        ("Guangzhou", 1_100_000.0, True),
+        ("Canton", 70_000.0, False),
+    ]
+
+
+def test_every_part_of_a_slashed_name_is_a_name() -> None:
+    assert [m.place.name for m in table().matches("bienne")] == ["Biel/Bienne"]
+
+
+def test_exemplars_and_country_names() -> None:
+    places = table()
+    assert places.exemplars["ウィーン"] == ("Europe/Vienna",)
+    assert places.countries["japon"] == "JP"
+
+
+def test_spellings_are_the_larger_cities_names() -> None:
+    spellings = table().spellings
+    assert spellings["guangzhou"].zone == "Asia/Shanghai"
+    assert "smallville" not in spellings and "kent town" not in spellings
+    assert len(spellings) == len(list(spellings))
+
+
+def test_zones_of_a_country_by_population() -> None:
+    assert table().zones_by_population("US") == ["America/Los_Angeles", "America/New_York", "America/Chicago"]
+
+
+# --- the resolver reading the table ------------------------------------------------------------------------------
+
+
+def test_a_city_of_one_clock_resolves_and_names_the_place_and_smaller_namesakes() -> None:
+    zone = resolve_zone("Portland", places=table())
+    assert (zone.key, zone.kind, zone.place, zone.others) == (
+        "America/Los_Angeles",
+        "city",
+        "Portland, US",
+        ("America/New_York",),
+    )
+    assert zone.reading() == {
+        "input": "Portland",
+        "timezone": "America/Los_Angeles",
+        "read_as": "city",
+        "place": "Portland, US",
+        "other_zones": ["America/New_York"],
+    }
+
+
+def test_cities_of_similar_size_in_other_zones_are_an_ambiguity_with_offsets() -> None:
+    with pytest.raises(AmbiguousTimezone) as caught:
+        resolve_zone("Valencia", places=table(), now=datetime(2026, 7, 1, tzinfo=UTC))
+    assert caught.value.suggestions == ("America/Caracas", "Europe/Madrid")
+    assert "'Valencia, VE' (America/Caracas, UTC-04:00), 'Valencia, ES' (Europe/Madrid, UTC+02:00)" in str(caught.value)
+
+
+def test_the_clients_country_settles_an_ambiguous_city() -> None:
+    assert resolve_zone("Valencia", places=table(), country_hint="ES").key == "Europe/Madrid"
+
+
+def test_a_former_name_of_a_big_city_beats_a_small_city_of_that_name() -> None:
+    assert resolve_zone("Canton", places=table()).key == "Asia/Shanghai"
+
+
+def test_without_the_table_a_city_not_named_by_the_database_is_unknown() -> None:
+    with pytest.raises(InvalidTimezone):
+        resolve_zone("Portland")

@@ -1,0 +1,61 @@
+"""The shipped deployment files: versioned images, the state key from a secret, in-cluster names in any namespace."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from horologe import __version__
+from horologe.http.hosts import AccessPolicy
+
+ROOT = Path(__file__).parents[1]
+IMAGE = f"ghcr.io/horologe/horologe:{__version__}"
+
+
+def k8s(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "deploy" / "k8s" / name).read_text(encoding="utf-8"))
+    return loaded
+
+
+def container_env() -> list[dict[str, Any]]:
+    env: list[dict[str, Any]] = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"][0]["env"]
+    return env
+
+
+def test_images_carry_the_package_version() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    assert {compose["services"][name]["image"] for name in ("horologe-1", "horologe-2")} == {IMAGE}
+    assert k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"][0]["image"] == IMAGE
+
+
+def test_every_pod_reads_the_state_key_from_the_secret_and_offers_the_memory_tools() -> None:
+    env = {entry["name"]: entry for entry in container_env()}
+    assert env["HOROLOGE_STATE__KEYS"]["valueFrom"]["secretKeyRef"] == {"name": "horologe-state", "key": "keys"}
+    assert env["HOROLOGE_TOOLSETS"]["value"] == "default,memory"
+
+
+@pytest.mark.parametrize("namespace", ["default", "time-prod"])
+def test_in_cluster_names_are_allowed_in_whatever_namespace_the_pods_run(namespace: str) -> None:
+    names = [entry["name"] for entry in container_env()]
+    env = {entry["name"]: entry for entry in container_env()}
+    # Kubernetes expands $(VAR) from variables defined earlier in the list: the namespace comes from the pod.
+    assert names.index("POD_NAMESPACE") < names.index("HOROLOGE_HTTP__ALLOWED_HOSTS")
+    assert env["POD_NAMESPACE"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.namespace"
+    hosts = json.loads(env["HOROLOGE_HTTP__ALLOWED_HOSTS"]["value"].replace("$(POD_NAMESPACE)", namespace))
+    policy = AccessPolicy.for_bind("0.0.0.0", hosts, ())
+    for host in ("horologe:8080", f"horologe.{namespace}:8080", f"horologe.{namespace}.svc.cluster.local:8080"):
+        assert policy.host_allowed(host), host
+    assert policy.host_allowed("time.example.com") and not policy.host_allowed("horologe.elsewhere:8080")
+
+
+def test_the_ingress_routes_its_host_to_the_service() -> None:
+    ingress = k8s("ingress.yaml")
+    (rule,) = ingress["spec"]["rules"]
+    backend = rule["http"]["paths"][0]["backend"]["service"]
+    assert backend == {"name": k8s("service.yaml")["metadata"]["name"], "port": {"name": "http"}}
+    hosts = json.loads(next(e for e in container_env() if e["name"] == "HOROLOGE_HTTP__ALLOWED_HOSTS")["value"])
+    assert rule["host"] in hosts
