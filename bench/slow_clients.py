@@ -1,12 +1,15 @@
-"""Slow clients against a real server: RSS while N connections each hold most of a declared body, and how long
-until the server cuts them off (issue 17, finding 5).
+"""Slow and greedy clients against a real server: RSS while N connections each hold most of a declared body, and
+how long until the server cuts them off (issue 17, finding 5); or RSS while one client sends endless headers.
 
     .venv/bin/python bench/slow_clients.py [--connections 400] [--body 1048576] [--hold 40] [--port 18740]
+    .venv/bin/python bench/slow_clients.py --endless-head [--hold 8]
     PYTHONPATH=/work/old-4cb4f68/src .venv/bin/python bench/slow_clients.py   # the checkout before the fix
 
-Starts `horologe serve --transport http` on loopback, opens the connections, sends each a request head that
-declares `--body` bytes and all of them but one, and samples the server's RSS (from /proc) for `--hold`
-seconds. Prints the RSS before, the peak, the connections still open at the end, and the answers they got.
+Starts `horologe serve --transport http` on loopback. Bodies: opens the connections, sends each a request head
+that declares `--body` bytes and all of them but one, and samples the server's RSS (from /proc) for `--hold`
+seconds; prints the RSS before, the peak, the connections still open at the end, and the answers they got.
+`--endless-head`: one connection sends header lines as fast as it can for `--hold` seconds; prints how much it
+sent before the server closed it and the peak RSS.
 """
 
 from __future__ import annotations
@@ -47,12 +50,16 @@ def main() -> None:
     parser.add_argument("--body", type=int, default=1_048_576)
     parser.add_argument("--hold", type=float, default=40.0)
     parser.add_argument("--port", type=int, default=18740)
+    parser.add_argument("--endless-head", action="store_true")
     args = parser.parse_args()
     command = [sys.executable, "-m", "horologe", "serve", "--transport", "http", "--port", str(args.port)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_healthy(args.port, time.monotonic() + 60)
         before = rss_mib(server.pid)
+        if args.endless_head:
+            endless_head(args.port, server.pid, args.hold, before)
+            return
         head = (
             f"POST /mcp/tools/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Content-Length: {args.body}\r\n\r\n"
@@ -90,6 +97,29 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def endless_head(port: int, pid: int, hold: float, before: float) -> None:
+    """Send header lines on one connection until the server closes it or `hold` seconds pass."""
+    lines = (b"X-Pad: " + b"a" * 100 + b"\r\n") * 1000
+    sent, peak, started = 0, before, time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with contextlib.suppress(OSError):
+            while time.monotonic() - started < hold:
+                client.sendall(lines)
+                sent += len(lines)
+                if sent % (50 * len(lines)) == 0:
+                    peak = max(peak, rss_mib(pid))
+        peak = max(peak, rss_mib(pid))
+        answer = b""
+        with contextlib.suppress(OSError):
+            client.settimeout(2)
+            answer = client.recv(200)
+    print(f"endless head: sent {sent / 1_048_576:.0f} MiB in {time.monotonic() - started:.1f} s")
+    print(f"rss before: {before:.1f} MiB; peak: {peak:.1f} MiB; rise: {peak - before:.1f} MiB")
+    status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
+    print(f"answer: {status or '(none; connection closed or reset)'}")
 
 
 if __name__ == "__main__":

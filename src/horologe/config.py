@@ -171,6 +171,9 @@ class HttpSection(_Section):
     body_timeout_seconds: float = Field(
         default=30.0, gt=0, le=3600, description="Then its body must arrive within this (else 408)"
     )
+    max_header_bytes: int = Field(
+        default=65_536, ge=4096, le=1_048_576, description="A request's line and headers together (else 431)"
+    )
     keep_alive_seconds: int = Field(default=5, ge=1, le=600, description="Idle keep-alive connections close after")
     max_connections: int = Field(
         default=1000, ge=1, le=1_000_000, description="Open connections per process; requests beyond get 503"

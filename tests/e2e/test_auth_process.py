@@ -62,11 +62,13 @@ async def test_the_sdk_client_with_a_bearer_token_calls_tools(issuer: Issuer, pr
 
 def post(server: RunningServer, path: str, body: dict[str, Any], headers: dict[str, str]) -> http.client.HTTPResponse:
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    connection.request("POST", path, json.dumps(body).encode(), {"Content-Type": "application/json", **headers})
-    response = connection.getresponse()
-    response.read()
-    connection.close()
-    return response
+    try:
+        connection.request("POST", path, json.dumps(body).encode(), {"Content-Type": "application/json", **headers})
+        response = connection.getresponse()
+        response.read()
+        return response
+    finally:
+        connection.close()
 
 
 def test_a_client_without_a_token_can_discover_where_to_get_one(issuer: Issuer, protected: RunningServer):

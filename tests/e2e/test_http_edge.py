@@ -125,6 +125,19 @@ def test_a_connection_that_sends_nothing_is_closed_silently(edge: RunningServer)
     assert took < HEADER_SECONDS + 3
 
 
+def test_a_head_that_grows_past_the_limit_gets_431_before_it_costs_memory(edge: RunningServer) -> None:
+    with socket.create_connection(("127.0.0.1", edge.port), timeout=15) as client:
+        client.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            for _ in range(100):  # 10 MB of headers, if nothing stopped them
+                client.sendall((b"X-Pad: " + b"a" * 100 + b"\r\n") * 1000)
+        answer = read_until_closed(client)
+    status, body = status_and_body(answer)
+    assert status == 431
+    assert body["error"] == {"code": -32600, "message": "Request line and headers larger than 65536 bytes."}
+    assert healthy(edge.port)
+
+
 def test_a_complete_request_in_two_pieces_is_answered(edge: RunningServer) -> None:
     body = json.dumps({"name": "get_current_time", "arguments": {"timezone": "UTC"}}).encode()
     head = (
@@ -165,7 +178,13 @@ def test_connections_beyond_the_cap_get_503(edge: RunningServer) -> None:
     try:
         time.sleep(0.2)
         answer, _ = exchange(edge.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        assert answer.startswith(b"HTTP/1.1 503")
+        status, body = status_and_body(answer)
+        assert status == 503
+        assert header_of(answer, "retry-after") == "1"
+        assert body["error"] == {
+            "code": 503,
+            "message": "The server is receiving too many requests at once; retry after 1 s.",
+        }
     finally:
         for connection in idle:
             connection.close()

@@ -97,3 +97,25 @@ def test_one_client_cannot_open_sessions_faster_than_its_rate() -> None:
     error = json.loads(body)["error"]
     assert error["code"] == 429
     assert error["message"].startswith("Too many new sessions from this client")
+
+
+def test_one_client_flooding_sessions_leaves_room_for_the_others() -> None:
+    server = start_http_server(
+        extra=["--stateful", "--max-sessions", "20", "--new-sessions-per-client", "5/minute"],
+        env={"HOROLOGE_RATE_LIMIT__TRUSTED_PROXIES": '["127.0.0.1"]'},  # X-Forwarded-For names the client
+    )
+
+    def open_as(client: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request("POST", "/mcp", json.dumps(INITIALIZE), {**HEADERS, "X-Forwarded-For": client})
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    try:
+        flood = [open_as("203.0.113.7") for _ in range(60)]
+        others = [open_as(f"198.51.100.{n}") for n in range(1, 4)]
+    finally:
+        server.stop()
+    assert flood.count(200) == 5 and flood.count(429) == 55
+    assert others == [200, 200, 200]

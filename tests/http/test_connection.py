@@ -19,6 +19,7 @@ from tests.e2e.conftest import free_port
 
 HEADER = 0.5
 BODY = 0.8
+HEAD_BYTES = 8192
 
 
 async def echo(scope: Scope, receive: Receive, send: Send) -> None:
@@ -49,6 +50,7 @@ def port(request: pytest.FixtureRequest) -> Iterator[int]:
         http=request.param,
         header_timeout=HEADER,
         body_timeout=BODY,
+        max_header_bytes=HEAD_BYTES,
         lifespan="off",
         log_level="warning",
     )
@@ -117,3 +119,23 @@ def test_a_keep_alive_connections_next_request_has_its_own_deadline(port: int) -
     statuses = [part[:3] for part in answer.split(b"HTTP/1.1 ")[1:]]
     assert statuses == [b"200", b"408"]
     assert 0.3 + HEADER - 0.05 <= took < 0.3 + HEADER + 1
+
+
+@pytest.mark.parametrize("size", [HEAD_BYTES + 100, 1_048_576])
+def test_a_head_larger_than_the_limit_gets_431(port: int, size: int) -> None:
+    head = b"GET /echo HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * size
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            client.sendall(head)
+        received = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while chunk := client.recv(65536):
+                received += chunk
+    assert received.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
+    assert f"larger than {HEAD_BYTES} bytes".encode() in received
+
+
+def test_a_head_just_under_the_limit_is_served(port: int) -> None:
+    head = b"GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: "
+    answer, _ = converse(port, head + b"a" * (HEAD_BYTES - len(head) - 10) + b"\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 OK")

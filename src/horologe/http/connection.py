@@ -10,6 +10,7 @@ the connection's opening, for its first request) and never extended by more byte
 
 A client that misses one gets 408 with a JSON-RPC error body and `Connection: close` (a connection that sent
 nothing is just closed, as keep-alive connections are); an app still waiting for the body sees a disconnect.
+A head larger than `max_header_bytes` gets 431: httptools would otherwise collect headers without end.
 
 This module imports only uvicorn: the supervisor of several workers passes these classes to its workers without
 importing the app (the error body is built on first use, in a worker).
@@ -18,6 +19,8 @@ importing the app (the error body is built on first use, in a worker).
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import os
 import socket
 from typing import Any, Literal
@@ -33,38 +36,70 @@ try:
 except ImportError:  # the `fast` extra (httptools) is not installed: uvicorn serves with h11
     HttpToolsProtocol = None  # type: ignore[assignment,misc]
 
+logger = logging.getLogger("horologe.http")
+
 Phase = Literal["open", "head", "body"] | None
 """What a connection waits for: its first request ("open"), the rest of a request's head, its body, or nothing."""
 
 
 class DeadlineConfig(Config):
-    """uvicorn's configuration, plus the two deadlines (picklable, so worker processes receive them)."""
+    """uvicorn's configuration, plus the deadlines and the head size (picklable, so worker processes receive them)."""
 
-    def __init__(self, app: Any, *, header_timeout: float, body_timeout: float, **options: Any) -> None:
-        super().__init__(app, **options)
+    def __init__(
+        self, app: Any, *, header_timeout: float, body_timeout: float, max_header_bytes: int, **options: Any
+    ) -> None:
+        # h11 refuses (400) a head still incomplete past this size, checked before ours sees the chunk that brought
+        # it there; a read brings at most 256 KiB, so with this margin ours is the check that answers (431).
+        super().__init__(app, h11_max_incomplete_event_size=max_header_bytes + 1_048_576, **options)
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
+        self.max_header_bytes = max_header_bytes
 
 
-_TOO_SLOW: dict[float, bytes] = {}
+_ANSWERS: dict[tuple[str, float], bytes] = {}
+REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
 
 
-def too_slow_response(seconds: float) -> bytes:
-    """The raw 408 answer for a request that missed a deadline of `seconds`."""
-    raw = _TOO_SLOW.get(seconds)
+def edge_response(kind: Literal["slow", "large"], limit: float) -> bytes:
+    """The raw answer (with `Connection: close`) for a request that missed a deadline or sent too large a head."""
+    raw = _ANSWERS.get((kind, limit))
     if raw is None:
-        from horologe.protocol.errors import RequestTooSlow, edge_answer  # in a worker, already imported
+        from horologe.protocol.errors import HeadersTooLarge, RequestTooSlow, edge_answer  # a worker has them
 
-        status, body = edge_answer(RequestTooSlow(seconds=f"{seconds:g}"))
+        error = RequestTooSlow(seconds=f"{limit:g}") if kind == "slow" else HeadersTooLarge(limit=int(limit))
+        status, body = edge_answer(error)
         head = (
-            f"HTTP/1.1 {status} Request Timeout\r\ncontent-type: application/json\r\n"
+            f"HTTP/1.1 {status} {REASONS[status]}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
         )
-        raw = _TOO_SLOW[seconds] = head.encode() + body
+        raw = _ANSWERS[(kind, limit)] = head.encode() + body
     return raw
 
 
-class _Deadlines:
+async def _within_capacity(
+    limit: int, connections: set[Any], tasks: set[Any], app: Any, scope: Any, receive: Any, send: Any
+) -> None:
+    """Run the app, unless the process holds `limit` connections or requests already (this one counts itself)."""
+    if scope["type"] == "http" and (len(connections) >= limit or len(tasks) > limit):
+        from horologe.protocol.errors import ServerBusy, edge_answer
+
+        logger.warning(
+            "refused a request: %d connections, %d requests open (http.max_connections)", len(connections), len(tasks)
+        )
+        status, body = edge_answer(ServerBusy(seconds=1))
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", b"1"),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return
+    await app(scope, receive, send)
+
+
+class _Deadlines(asyncio.Protocol):
     """What both protocol classes share: one timer per connection, moved along as the request's phase changes."""
 
     config: Config
@@ -72,15 +107,30 @@ class _Deadlines:
     transport: asyncio.Transport
     flow: FlowControl
     cycle: Any
+    app: Any
+    limit_concurrency: int | None
+    connections: set[Any]
+    tasks: set[Any]
 
     _phase: Phase = None
     _timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # uvicorn answers requests past `limit_concurrency` with a plain-text 503; ours says why, as JSON-RPC.
+        limit: int | None = self.limit_concurrency
+        if limit is not None:
+            self.app = functools.partial(_within_capacity, limit, self.connections, self.tasks, self.app)
+            self.limit_concurrency = None
 
     def _track(self, phase: Phase) -> None:
         """Start the deadline of a new phase; a phase already under way keeps its deadline."""
         if phase == self._phase:
             return
         self._phase = phase
+        if phase not in ("open", "head"):
+            self._head_bytes = 0
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -99,15 +149,38 @@ class _Deadlines:
         if self.flow.read_paused:  # uvicorn stopped reading (pipelining, a body the app has not taken): not the client
             self._timer = self.loop.call_later(self._seconds(phase), self._expired)
             return
-        self._phase = None
-        cycle = self.cycle
-        if phase == "head":
-            answer = cycle is None or cycle.response_complete  # else an earlier request's answer is still to come
-        else:
-            answer = phase == "body" and not cycle.response_started
-        if answer:
-            self.transport.write(too_slow_response(self._seconds(phase)))
+        self._close(edge_response("slow", self._seconds(phase)) if phase != "open" else b"")
+
+    def _heading(self, data: bytes) -> None:
+        """Count bytes that arrive while no body is due: they are a request's line and headers."""
+        if self._phase != "body":
+            self._head_bytes += len(data)
+
+    def _check_head(self) -> None:
+        """Refuse a head still incomplete past the size limit (431)."""
+        limit: int = self.config.max_header_bytes  # type: ignore[attr-defined]
+        if self._phase in ("open", "head") and self._head_bytes > limit and not self.transport.is_closing():
+            self._close(edge_response("large", limit))
+
+    def _close(self, answer: bytes) -> None:
+        """Answer (unless an answer to this request, or an earlier one, is under way) and close the connection."""
+        cycle = self.cycle  # this request's while its body is due; before that, the previous request's
+        body_due = self._phase == "body"
+        free = not cycle.response_started if body_due else cycle is None or cycle.response_complete
+        self._track(None)
+        if answer and free:
+            self.transport.write(answer)
         self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start the first request's header deadline."""
+        super().connection_made(transport)
+        self._track("open")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the deadline."""
+        self._track(None)
+        super().connection_lost(exc)
 
     def _begin(self) -> None:
         """A request's first byte: its head is due by the deadline already running from the connection's opening."""
@@ -122,15 +195,11 @@ if HttpToolsProtocol is not None:
     class HttpToolsDeadlines(_Deadlines, HttpToolsProtocol):
         """uvicorn's httptools protocol with the header and body deadlines."""
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            """Start the first request's header deadline."""
-            super().connection_made(transport)
-            self._track("open")
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            """Drop the deadline."""
-            self._track(None)
-            super().connection_lost(exc)
+        def data_received(self, data: bytes) -> None:
+            """Feed the parser; refuse a head that grows past the limit."""
+            self._heading(data)
+            super().data_received(data)
+            self._check_head()
 
         def on_message_begin(self) -> None:
             """A request starts: its head is due."""
@@ -151,18 +220,9 @@ if HttpToolsProtocol is not None:
 class H11Deadlines(_Deadlines, H11Protocol):
     """uvicorn's h11 protocol with the header and body deadlines (read from h11's state after each chunk)."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start the first request's header deadline."""
-        super().connection_made(transport)
-        self._track("open")
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        """Drop the deadline."""
-        self._track(None)
-        super().connection_lost(exc)
-
     def data_received(self, data: bytes) -> None:
-        """Feed h11, then move the deadline along with the request's phase."""
+        """Feed h11, then move the deadline along with the request's phase; refuse a head past the limit."""
+        self._heading(data)
         super().data_received(data)
         if self.transport.is_closing():
             self._track(None)
@@ -172,6 +232,7 @@ class H11Deadlines(_Deadlines, H11Protocol):
             self._begin()
         else:  # the request is in (or the connection is done)
             self._track(None)
+        self._check_head()
 
 
 def deadline_protocol() -> type[asyncio.Protocol]:

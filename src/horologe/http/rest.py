@@ -167,7 +167,8 @@ def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...]) -> list[Route]
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
     """405 for a verb a route does not serve (Starlette's routing raises it): a JSON-RPC error and `Allow`."""
-    allowed = (exc.headers or {}).get("Allow", "") if isinstance(exc, HTTPException) else ""
+    given = (exc.headers or {}).get("Allow", "") if isinstance(exc, HTTPException) else ""
+    allowed = ", ".join(sorted(method.strip() for method in given.split(",") if method.strip()))  # Starlette: a set
     error = MethodNotAllowed(method=request.method, path=request.url.path, allowed=allowed or "another method")
     response = _refused(error)
     if allowed:

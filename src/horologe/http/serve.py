@@ -58,6 +58,7 @@ def serve_http(settings: Settings) -> None:
         "http": deadline_protocol(),
         "header_timeout": http.header_timeout_seconds,
         "body_timeout": http.body_timeout_seconds,
+        "max_header_bytes": http.max_header_bytes,
         "timeout_keep_alive": http.keep_alive_seconds,
         "limit_concurrency": http.max_connections,
     }

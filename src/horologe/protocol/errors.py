@@ -20,7 +20,8 @@ message, as httpx proves every transport exception is mapped.
 | bearer token missing or refused      | OAuth body (RFC 6750), code 401   | same               | 401/400/503  |
 | token lacks a scope                  | OAuth body (RFC 6750), code 403   | same               | 403          |
 | the request took too long            | -32603                            | same               | 504          |
-| request sent too slowly; wrong verb  | -32600                            | same               | 408/405      |
+| request too slow or its head too big | -32600                            | same               | 408/431      |
+| a method the route does not serve    | -32600                            | same               | 405          |
 | too many sessions or bodies at once  | 503 (new sessions per client: 429)| same               | 503/429      |
 | anything else (a bug)                | -32603 "Internal error", logged   | same               | 500          |
 """
@@ -172,6 +173,12 @@ class RequestTooSlow(RequestError):
 
     kind = "timeout"
     template = N_("The request did not arrive within {seconds} s; send the headers and the body without pauses.")
+
+
+class HeadersTooLarge(RequestError):
+    """The request line and headers are larger than the configured limit."""
+
+    template = N_("Request line and headers larger than {limit} bytes.")
 
 
 class MethodNotAllowed(RequestError):
@@ -343,6 +350,7 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     RequestTimedOut: Answer(INTERNAL_ERROR, 504),
     RequestTooSlow: Answer(INVALID_REQUEST, 408),
     MethodNotAllowed: Answer(INVALID_REQUEST, 405),
+    HeadersTooLarge: Answer(INVALID_REQUEST, 431),
     TooManySessions: Answer(UNAVAILABLE, 503),
     TooManyNewSessions: Answer(RATE_LIMITED, 429),
     ServerBusy: Answer(UNAVAILABLE, 503),
