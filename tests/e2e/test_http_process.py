@@ -342,16 +342,16 @@ def test_access_log_is_json_lines_with_request_id_and_no_secrets() -> None:
     assert "secret" not in stderr
 
 
-def test_a_name_that_utf8_cannot_carry_still_gets_its_answer_and_its_log_line() -> None:
+def test_a_name_that_utf8_cannot_carry_is_refused_and_still_gets_its_log_line() -> None:
     server = start_http_server()
     body = b'{"name": "\\ud800tool", "arguments": {}}'  # JSON's escape for a lone surrogate
     headers = [("Content-Type", "application/json"), ("X-Request-Id", "odd-1")]
     status, _, raw = send(server, "POST", "/mcp/tools/call", body, headers)
-    assert status == 404 and json.loads(raw)["error"]["code"] == -32602
+    assert status == 400 and json.loads(raw)["error"]["code"] == -32600  # no answer could carry the name back
     stderr = server.stop()
     lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     entry = next(line for line in lines if line.get("request_id") == "odd-1")
-    assert entry["status"] == 404 and entry["name"] == json.loads(body)["name"]
+    assert entry["status"] == 400
 
 
 def test_sigterm_lets_an_in_flight_request_finish() -> None:

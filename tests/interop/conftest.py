@@ -137,7 +137,9 @@ def horologe_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningS
 @pytest.fixture(scope="module")
 def horologe_http_stateful(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """horologe over Streamable HTTP with 2025-era sessions and SSE (`--stateful`)."""
-    server = start_server([*HOROLOGE_HTTP, "--stateful"], tmp_path_factory.mktemp("logs") / "horologe-stateful.log")
+    # The suite opens a session per scenario from one address: the per-client session rate is off for it.
+    command = [*HOROLOGE_HTTP, "--stateful", "--new-sessions-per-client", ""]
+    server = start_server(command, tmp_path_factory.mktemp("logs") / "horologe-stateful.log")
     yield server
     server.stop()
 

@@ -505,7 +505,12 @@ def build_fixture_server() -> Server[Any]:
 def create_fixture_app(port: int) -> Starlette:
     """horologe's HTTP app (stateful sessions + SSE, as the suite's sampling/elicitation scenarios need)."""
     settings = load_settings(
-        None, {"server": {"transport": "http", "host": "127.0.0.1", "port": port}, "http": {"stateful": True}}
+        None,
+        # The suite opens a session per scenario from one address: the per-client session rate is off for it.
+        {
+            "server": {"transport": "http", "host": "127.0.0.1", "port": port},
+            "http": {"stateful": True, "new_sessions_per_client": ""},
+        },
     )
     return create_app(settings, server=build_fixture_server())
 
