@@ -16,6 +16,7 @@ from starlette.types import Message
 from horologe.clock import FixedClock
 from horologe.config import Settings
 from horologe.http.app import create_app
+from horologe.http.asgi import replay
 from tests.asgi import running
 from tests.conftest import FIXED_NOW
 
@@ -97,20 +98,15 @@ async def raw_poster(settings: Settings) -> AsyncIterator[RawPost]:
             "state": {},
         }
         sent: list[Message] = []
-        delivered = False
 
-        async def receive() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
+        async def connection_stays_open() -> Message:
             await anyio.sleep_forever()
             raise AssertionError("unreachable")
 
         async def send(message: Message) -> None:
             sent.append(message)
 
-        await app(scope, receive, send)
+        await app(scope, replay(body, connection_stays_open), send)
         start = next(m for m in sent if m["type"] == "http.response.start")
         chunks = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
         return RawAnswer(start["status"], list(start.get("headers", [])), chunks)
