@@ -1,4 +1,4 @@
-# horologe: `make run` serves over stdio, `make test` runs the whole test suite.
+# horologe: `make run` serves over stdio, `make test` runs the whole test suite, `make test-fast` its in-process part.
 # Both bootstrap uv into .tools/ and build .venv/ from uv.lock (nothing else needs to be installed).
 # Bytecode is compiled at install, so a server starts from .pyc even where PYTHONDONTWRITEBYTECODE is set.
 
@@ -7,8 +7,8 @@ UV := .tools/bin/uv
 VENV := .venv
 ARGS ?=
 
-.PHONY: run test check lint format typecheck clean executable executable-check package-check bench i18n-extract \
-	i18n-update i18n-compile
+.PHONY: run test test-fast check lint format typecheck clean packages executable bench i18n-extract i18n-update \
+	i18n-compile
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -25,10 +25,17 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
 	@$(VENV)/bin/horologe serve $(ARGS)
 
-test: $(VENV)/.dev executable-check package-check  ## the whole suite with branch coverage, gated (installs nginx, redis, Node tools)
+# Tests run in parallel, one worker per core (pytest-xdist); tests that share something run in one worker
+# (`xdist_group`). Process tests wait more than they compute, so `make test` runs two workers per core.
+test: $(VENV)/.dev  ## the whole suite with branch coverage, gated (installs nginx, redis, Node tools; builds dist/)
 	scripts/install-test-deps
 	rm -f .coverage .coverage.*
-	$(UV) run --frozen pytest --cov --cov-report=term --cov-fail-under=95
+	$(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadgroup --cov --cov-report=term --cov-fail-under=95
+
+test-fast: $(VENV)/.dev  ## the inner loop: every test that runs in this process (no builds, processes or network)
+	$(UV) run --frozen pytest -m "not e2e" -n auto --dist loadgroup
+
+TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
 check: $(VENV)/.dev  ## lint, format, type checks (source and tests) and the layer contracts
 	$(UV) run --frozen ruff check src tests bench
@@ -43,29 +50,29 @@ format: $(VENV)/.dev
 clean:
 	rm -rf .tools $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.* build dist
 
-# One file to copy and run: a PEX (github.com/pex-tool/pex) of the locked dependencies, the http extra included.
-# It needs a Python 3.11+ on the target; its first run unpacks into ~/.cache/pex (PEX_ROOT), every later run
-# starts straight from there (--sh-boot: no second interpreter start, --compile: bytecode made at build).
+# What a release ships, built once into dist/ (tests/e2e/test_artifacts.py runs each from outside the repository):
+# the wheel and the sdist (`uv build`), and one file to copy and run, a PEX (github.com/pex-tool/pex) of the locked
+# dependencies and that wheel, the http extra included. The PEX needs a Python 3.11+ on the target; its first run
+# unpacks into ~/.cache/pex (PEX_ROOT), every later run starts straight from there (--sh-boot: no second
+# interpreter start, --compile: bytecode made at build).
 PEX := $(UV) tool run --from "pex>=2.105,<3" pex
-EXECUTABLE_EXAMPLE := {"jsonrpc":"2.0","method":"tools/call","params":{"name":"get_current_time","arguments":{}},"id":1}
+SOURCES := pyproject.toml uv.lock README.md LICENSE $(shell find src/horologe -type f -not -name '*.pyc')
 
-executable: dist/horologe  ## build dist/horologe, a single-file executable (PEX)
+packages: dist/.packages  ## build the wheel and the sdist into dist/
 
-dist/horologe: $(UV) pyproject.toml uv.lock README.md LICENSE $(shell find src/horologe -type f -not -name '*.pyc')
-	rm -rf build/executable && mkdir -p build/executable dist
-	$(UV) build --wheel --out-dir build/executable
-	$(UV) export --frozen --no-dev --extra http --no-emit-project --no-hashes -o build/executable/requirements.txt
-	$(PEX) -r build/executable/requirements.txt build/executable/horologe-*.whl -c horologe \
-		--venv prepend --sh-boot --compile --python $(PYTHON) -o $@
+dist/.packages: $(UV) $(SOURCES)
+	rm -f dist/horologe-*.whl dist/horologe-*.tar.gz
+	$(UV) build --quiet --out-dir dist
+	touch $@
+
+executable: dist/horologe  ## build dist/horologe, a single-file executable (PEX) of dist/'s wheel
+
+dist/horologe: dist/.packages
+	mkdir -p build
+	$(UV) export --frozen --no-dev --extra http --no-emit-project --no-hashes -o build/requirements.txt
+	$(PEX) -r build/requirements.txt dist/horologe-*.whl -c horologe --venv prepend --sh-boot --compile \
+		--python $(PYTHON) -o $@
 	@ls -l $@
-
-package-check: $(UV)  ## build wheel and sdist into dist/; uvx --from the wheel serves stdio, and HTTP with [http]
-	scripts/check-package
-
-executable-check: dist/horologe  ## run the seed's stdio example with dist/horologe from outside the repository
-	@out=$$(cd "$$(mktemp -d)" && echo '$(EXECUTABLE_EXAMPLE)' | $(CURDIR)/dist/horologe) && \
-	case "$$out" in *'"id":1,"result":'*'"timezone"'*) echo "dist/horologe answered: $$(echo "$$out" | cut -c1-100)…";; \
-	*) echo "dist/horologe gave no tools/call result: $$out" >&2; exit 1;; esac
 
 # Catalogs (SEP-2792): extract our strings, merge them into every language's .po, compile the shipped .mo files.
 LOCALES := src/horologe/i18n/locales

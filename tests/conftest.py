@@ -1,22 +1,27 @@
-"""Shared fixtures: a fixed clock, servers built on it, and a client connected over each transport in process.
+"""Shared fixtures: a fixed clock, servers built on it, and clients connected to them in process.
 
-`client` runs a test once per transport cell, the way the SDK's interaction suite does: the in-memory SDK
-transport, horologe's stdio edge over a pipe pair, and horologe's whole ASGI app (guards, body limits, language
-headers, timeout, metrics, Streamable HTTP, stateless), each in the `initialize` era and in the 2026-07-28 era.
-Nothing listens on a socket and nothing starts a process.
+Behaviour is tested once, where it is decided: `client` is the SDK's in-memory transport in the newest era, for
+everything a transport cannot change (what a tool answers, how a context or a language is applied). The six
+transport cells (the in-memory SDK transport, horologe's stdio edge over a pipe pair and horologe's whole ASGI app,
+each in the `initialize` era and in the 2026-07-28 era) run only what can differ by transport or era: a test that
+takes `wire_client` names its requirement with `@pytest.mark.wire(...)`, one of `WIRE_REQUIREMENTS`, the way the
+SDK's interaction suite chooses its cells per requirement. Nothing listens on a socket and nothing starts a process.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
 import zoneinfo
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+# croniter runs `file` on the interpreter when imported (platform.architecture): once here, not inside a test.
+import croniter  # type: ignore[import-untyped]  # noqa: F401
 import httpx2
 import pytest
 from mcp.client import Client
@@ -45,6 +50,17 @@ BASE_URL = "http://127.0.0.1:8080"
 TRANSPORTS = ["memory", "stdio", "asgi"]
 ERAS = ["legacy", "2026-07-28"]
 CELLS = [f"{transport}/{era}" for transport in TRANSPORTS for era in ERAS]
+IN_PROCESS = "memory/2026-07-28"
+# What can differ by transport or era, and so runs in every cell (`@pytest.mark.wire(requirement)`).
+WIRE_REQUIREMENTS = {
+    "framing": "how each edge carries requests, results and their content",
+    "meta": "request and result `_meta` carried through each edge, in each era's envelope",
+    "errors": "protocol errors and tool errors as each edge sends them",
+    "language": "the language preference and `contentLanguage` through each edge (HTTP mirrors them in headers)",
+    "state": "client-side state and its report through each edge",
+    "progress": "notifications sent during a call",
+    "cancellation": "a call the client abandons",
+}
 
 
 @pytest.fixture
@@ -90,7 +106,62 @@ async def connect(server: Server[Any], settings: Settings, cell: str, stack: Asy
     return await stack.enter_async_context(Client(inner, mode=era, cache=None))
 
 
+PROCESS_SUITES = ("tests/e2e/", "tests/interop/")
+
+
+SPAWNERS: Final = (
+    (subprocess.Popen, "_execute_child"),
+    *((os, name) for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp")),
+)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> object:
+    """A test that is not marked `e2e` runs in this process, its fixtures of every scope included: starting a child
+    process fails it, so `make test-fast` (`-m "not e2e"`) never starts one."""
+    if item.get_closest_marker("e2e") is not None:
+        return (yield)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        pytest.fail(f"{item.nodeid} starts a process: mark it @pytest.mark.e2e, or keep it in process")
+
+    saved = [(owner, name, getattr(owner, name)) for owner, name in SPAWNERS]
+    for owner, name, _ in saved:
+        setattr(owner, name, refuse)
+    try:
+        return (yield)
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of the process suites is marked `e2e`; a test runs in the transport cells exactly when it names
+    the requirement that needs them."""
+    for item in items:
+        if item.nodeid.startswith(PROCESS_SUITES) and item.get_closest_marker("e2e") is None:
+            raise pytest.UsageError(f"{item.nodeid}: every test in {' and '.join(PROCESS_SUITES)} is marked e2e")
+        cells = "wire_client" in getattr(item, "fixturenames", ()) or "cell" in getattr(
+            getattr(item, "callspec", None), "params", {}
+        )
+        marker = item.get_closest_marker("wire")
+        if cells and (marker is None or not marker.args or marker.args[0] not in WIRE_REQUIREMENTS):
+            raise pytest.UsageError(
+                f"{item.nodeid}: name what differs by transport: @pytest.mark.wire({sorted(WIRE_REQUIREMENTS)})"
+            )
+        if marker is not None and not cells:
+            raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.wire on a test that runs in one cell only")
+
+
+@pytest.fixture
+async def client(server: Server[Any], settings: Settings) -> AsyncIterator[Client]:
+    """The SDK's in-memory client in the newest era: for behaviour no transport or era can change."""
+    async with AsyncExitStack() as stack:
+        yield await connect(server, settings, IN_PROCESS, stack)
+
+
 @pytest.fixture(params=CELLS)
-async def client(request: pytest.FixtureRequest, server: Server[Any], settings: Settings) -> AsyncIterator[Client]:
+async def wire_client(request: pytest.FixtureRequest, server: Server[Any], settings: Settings) -> AsyncIterator[Client]:
+    """A client in each of the six transport cells, for a test marked with the requirement that needs them."""
     async with AsyncExitStack() as stack:
         yield await connect(server, settings, request.param, stack)

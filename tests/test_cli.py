@@ -82,6 +82,7 @@ def test_values_are_json_when_they_parse_and_text_otherwise(capsys: pytest.Captu
     assert json.loads(capsys.readouterr().out)["count"] == 2
 
 
+@pytest.mark.e2e
 def test_a_reader_that_leaves_early_ends_the_call_quietly() -> None:
     command = [sys.executable, "-m", "horologe", "call", "list_timezones", "limit=1000", "include_aliases=true"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
@@ -118,6 +119,7 @@ def run_without_http_extra(
     )
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(
     ("args", "env"),
     [(["serve", "--transport", "http"], {}), (["serve"], {"HOROLOGE_SERVER__TRANSPORT": "http"})],
@@ -130,6 +132,7 @@ def test_http_without_the_http_extra_names_it_in_one_line(args: list[str], env: 
     assert message.count("\n") == 1 and "horologe[http]" in message and "Traceback" not in message
 
 
+@pytest.mark.e2e
 def test_stdio_serving_and_rate_settings_need_no_http_extra() -> None:
     request = {
         "jsonrpc": "2.0",

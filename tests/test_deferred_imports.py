@@ -11,6 +11,8 @@ import pytest
 
 from horologe.deferred_imports import defer_package_init
 
+pytestmark = pytest.mark.e2e  # a fresh interpreter per check
+
 HEAVY = ("mcp.client", "mcp.server.mcpserver", "httpx2")
 
 

@@ -6,6 +6,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.e2e  # a child process: the settings change the whole process
+
 PROGRAM = """
 import gc, json
 from horologe.heap import settle_after_startup

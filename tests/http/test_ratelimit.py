@@ -347,6 +347,7 @@ def redis() -> Iterator[Redis]:
     server.kill()
 
 
+@pytest.mark.e2e
 async def test_replicas_sharing_redis_each_block_at_their_next_refusal(issuer: Issuer, redis: Redis):
     settings = guarded_settings(issuer, auth_failures="3/minute", storage_uri=f"redis://127.0.0.1:{redis.port}/0")
     ip = "198.51.100.77"

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from horologe.core.tzrules import Database, changes_between, state_at
 from tests.core.test_tzrules import SOURCE
 from tests.oracles import comparisons, zic
+
+pytestmark = pytest.mark.e2e  # zic and zdump are processes
 
 Dumps = tuple[dict[str, list[zic.Period]], dict[str, list[zic.Period]]]
 

@@ -30,9 +30,10 @@ async def call(
     return dumped, dumped["_meta"][CONTEXT_REPORT_META_KEY]
 
 
+@pytest.mark.wire("meta")
 @pytest.mark.anyio
-async def test_example_1_sales_this_month_in_vienna(client: Client) -> None:
-    result, report = await call(client, "resolve_time_expression", {"expression": "this month"}, EXAMPLE_1)
+async def test_example_1_sales_this_month_in_vienna(wire_client: Client) -> None:
+    result, report = await call(wire_client, "resolve_time_expression", {"expression": "this month"}, EXAMPLE_1)
     body = result["structuredContent"]
     assert body["timezone"] == "Europe/Vienna"
     assert body["start"] == {"local": "2026-11-01T00:00:00+01:00", "utc": "2026-10-31T23:00:00Z"}
@@ -88,13 +89,16 @@ async def test_bad_context_is_ignored_and_reported_never_failing(client: Client,
     assert field in report["ignored"]
 
 
+@pytest.mark.wire("meta")
 @pytest.mark.anyio
-async def test_the_report_travels_on_error_results_and_without_context(client: Client) -> None:
-    result, report = await call(client, "resolve_time_expression", {"expression": "gibberish"}, {"timezone": "x/y"})
+async def test_the_report_travels_on_error_results_and_without_context(wire_client: Client) -> None:
+    result, report = await call(
+        wire_client, "resolve_time_expression", {"expression": "gibberish"}, {"timezone": "x/y"}
+    )
     assert result["isError"] is True
     assert result["_meta"]["dev.horologe/error"]["kind"] == "unknown_expression"
     assert "timezone" in report["ignored"]
-    _, empty = await call(client, "get_current_time", {})
+    _, empty = await call(wire_client, "get_current_time", {})
     assert empty == {"applied": {}, "ignored": {}}
 
 

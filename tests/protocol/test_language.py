@@ -1,4 +1,4 @@
-"""SEP-2792 over every transport cell, in both eras: negotiation, localized text, contentLanguage."""
+"""SEP-2792: negotiation, localized text, contentLanguage; what travels in `_meta` in every transport cell."""
 
 from __future__ import annotations
 
@@ -67,10 +67,11 @@ async def test_a_malformed_preference_is_absent_and_never_an_error(client: Clien
     assert names["get_current_time"] == "Current time"
 
 
-async def test_switching_languages_on_one_connection_keeps_nothing(client: Client) -> None:
-    first, first_language = await titles(client, "de")
-    second, second_language = await titles(client, "fr")
-    third, third_language = await titles(client, None)
+@pytest.mark.wire("language")
+async def test_switching_languages_on_one_connection_keeps_nothing(wire_client: Client) -> None:
+    first, first_language = await titles(wire_client, "de")
+    second, second_language = await titles(wire_client, "fr")
+    third, third_language = await titles(wire_client, None)
     assert (first_language, second_language, third_language) == ("de", "fr", None)
     assert first["list_timezones"] == "Zeitzonen auflisten"
     assert second["list_timezones"] == "Lister les fuseaux horaires"
@@ -90,8 +91,9 @@ async def test_resources_templates_and_prompts_have_localized_titles(client: Cli
     assert next((a.name, a.title) for a in prompt.arguments or []) == ("user_query", "Pregunta")
 
 
-async def test_tool_results_report_the_language_and_keep_machine_values(client: Client) -> None:
-    result = await client.call_tool(
+@pytest.mark.wire("language")
+async def test_tool_results_report_the_language_and_keep_machine_values(wire_client: Client) -> None:
+    result = await wire_client.call_tool(
         "calculate_duration",
         {"start_time": "2026-01-01T00:00:00Z", "end_time": "2026-02-02T03:00:00Z"},
         meta=prefer("de"),
@@ -101,7 +103,7 @@ async def test_tool_results_report_the_language_and_keep_machine_values(client: 
     assert body is not None
     assert body["duration"]["human_readable"] == "1 Monat, 1 Tag und 3 Stunden"
     assert body["start"] == "2026-01-01T00:00:00Z" and body["timezone"] == "UTC"
-    plain = await client.call_tool(
+    plain = await wire_client.call_tool(
         "calculate_duration", {"start_time": "2026-01-01T00:00:00Z", "end_time": "2026-02-02T03:00:00Z"}
     )
     assert language_of(plain) is None
@@ -153,15 +155,16 @@ async def test_dst_errors_are_localized(client: Client) -> None:
     assert "Europe/Vienna に存在しません" in text and "'compatible'" in text
 
 
-async def test_protocol_errors_carry_the_language_in_error_data_meta(client: Client) -> None:
+@pytest.mark.wire("language")
+async def test_protocol_errors_carry_the_language_in_error_data_meta(wire_client: Client) -> None:
     with pytest.raises(MCPError) as raised:
-        await client.call_tool("no_such_tool", {}, meta=prefer("es"))
+        await wire_client.call_tool("no_such_tool", {}, meta=prefer("es"))
     assert raised.value.error.code == -32602
     assert raised.value.error.message.startswith("Herramienta desconocida 'no_such_tool'.")
     assert raised.value.error.data["_meta"] == {CONTENT_LANGUAGE_META: "es"}
     assert raised.value.error.data["tool"] == "no_such_tool"
     with pytest.raises(MCPError) as plain:
-        await client.call_tool("no_such_tool", {})
+        await wire_client.call_tool("no_such_tool", {})
     assert plain.value.error.message.startswith("Unknown tool")
     assert "_meta" not in (plain.value.error.data or {})
 
@@ -180,12 +183,15 @@ async def test_calendar_sentences_are_localized(client: Client) -> None:
     assert "Kalendereinheiten behalten die Uhrzeit bei" in str(result.structured_content)
 
 
-async def test_progress_messages_are_localized(client: Client) -> None:
+@pytest.mark.wire("progress")
+async def test_progress_messages_are_localized(wire_client: Client) -> None:
     messages: list[str | None] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         messages.append(message)
 
-    await client.call_tool("list_timezones", {"region": "Europe"}, progress_callback=on_progress, meta=prefer("fr"))
+    await wire_client.call_tool(
+        "list_timezones", {"region": "Europe"}, progress_callback=on_progress, meta=prefer("fr")
+    )
     assert messages[0] == "Recherche dans la base des fuseaux horaires"
     assert messages[-1] is not None and messages[-1].endswith("fuseaux horaires correspondants trouvés")

@@ -2,9 +2,9 @@
 
 Each argument of each tool, in turn, takes every value of its kind's edge list (the first and last instants of
 the calendar, zones 14 hours either side of UTC, huge numbers and amounts, over-long strings and lists,
-pathological recurrence rules) while the others keep a valid value; timestamps are also crossed with the
-extreme zones. A call may answer or refuse (an `isError` result); it may not raise (that is an internal error)
-or run past its budget. `python -m tests.tools.test_edges` prints the counts.
+pathological recurrence rules) while the others keep the values of the tool's first sample (tests/samples.py);
+timestamps are also crossed with the extreme zones. A call may answer or refuse (an `isError` result); it may not
+raise (that is an internal error) or run past its budget. `python -m tests.tools.test_edges` prints the counts.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from horologe.core.zones import resolve_zone
 from horologe.protocol.handlers import run_tool
 from horologe.tools.registry import selected_tools, tool_schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
+from tests.samples import SAMPLES
 
 BUDGET_SECONDS: Final = 2.0
 HANG_SECONDS: Final = BUDGET_SECONDS + 1.0
@@ -81,27 +82,6 @@ RULES: Final = [
     "0 0 31 2 *",
 ]
 STRINGS: Final[list[Any]] = ["", "\x00", "x" * 100_000, "🕰" * 1000]
-BASE: Final[dict[str, Any]] = {
-    "timestamp": "2026-03-29T01:30:00Z",
-    "to_timezone": "Europe/Vienna",
-    "start_time": "2026-01-01T00:00:00Z",
-    "end_time": "2026-02-01T00:00:00Z",
-    "format": "iso8601",
-    "amount": "1 day",
-    "expression": "tomorrow",
-    "rule": "FREQ=DAILY",
-    "participants": [{"timezone": "UTC"}, {"timezone": "Asia/Tokyo"}],
-    "duration": 30,
-    "start_date": "2026-03-02",
-    "timezone": "UTC",
-    "action": "list",
-}
-EXTRA_BASE: Final[dict[str, dict[str, Any]]] = {
-    "format_time": {"format": "human"},
-    "business_days": {"country": "US", "start_date": "2026-03-02", "end_date": "2026-04-30"},
-    "list_holidays": {"country": "DE", "year": 2026},
-    "preferences": {"action": "set"},
-}
 KINDS: Final[dict[str, list[Any]]] = {
     "timestamp": INSTANTS,
     "start_time": INSTANTS,
@@ -138,11 +118,9 @@ def context() -> RequestContext:
 
 
 def cases(spec: ToolSpec) -> Iterator[dict[str, Any]]:
-    """Valid base arguments with one argument at an edge; and timestamps crossed with the extreme zones."""
-    schema = tool_schemas(spec)[0]
-    names = list(schema["properties"])
-    base = {name: BASE[name] for name in schema.get("required", []) if name in BASE}
-    base |= EXTRA_BASE.get(spec.name, {})
+    """The tool's first sample with one argument at an edge; and timestamps crossed with the extreme zones."""
+    names = list(tool_schemas(spec)[0]["properties"])
+    base = SAMPLES[spec.name][0]
     for name in names:
         for value in KINDS.get(name, STRINGS):
             yield {**base, name: value}

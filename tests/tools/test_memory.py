@@ -4,6 +4,7 @@ stdio when the client keeps none, and nowhere (said plainly) over HTTP without c
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from horologe.state import SigningKeys, StateCodec
 from horologe.wire import STATE_KEYS
 from horologe.wire import STATE_REPORT_META as STATE_REPORT_META_KEY
 from tests.calls import first_text, request_meta
+from tests.conftest import IN_PROCESS
 from tests.stdio_pipe import PipeTransport
 
 pytestmark = pytest.mark.anyio
@@ -58,15 +60,29 @@ def mode(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture(params=["memory", "stdio"])
-async def client(
-    request: pytest.FixtureRequest, keyed: Settings, clock: SteppingClock, tmp_path: Path, mode: str
+@asynccontextmanager
+async def companion(settings: Settings, clock: SteppingClock, tmp_path: Path, cell: str) -> AsyncIterator[Client]:
+    """The companion client (it keeps state) over the in-memory transport or the stdio edge, in one era."""
+    server = build_server(settings, clock)
+    transport, era = cell.split("/")
+    inner = InMemoryTransport(server) if transport == "memory" else PipeTransport(server)
+    async with Client(EnvelopeTransport(inner, envelope_for(tmp_path)), mode=era, cache=None) as connected:
+        yield connected
+
+
+@pytest.fixture
+async def client(keyed: Settings, clock: SteppingClock, tmp_path: Path) -> AsyncIterator[Client]:
+    """The companion client in process, in the newest era: for what the tools do with the state it keeps."""
+    async with companion(keyed, clock, tmp_path, IN_PROCESS) as connected:
+        yield connected
+
+
+@pytest.fixture(params=["memory/legacy", "memory/2026-07-28", "stdio/legacy", "stdio/2026-07-28"])
+async def wire_client(
+    request: pytest.FixtureRequest, keyed: Settings, clock: SteppingClock, tmp_path: Path
 ) -> AsyncIterator[Client]:
-    """The companion client (it keeps state) over the in-memory transport and over the stdio edge."""
-    server = build_server(keyed, clock)
-    inner = InMemoryTransport(server) if request.param == "memory" else PipeTransport(server)
-    transport = EnvelopeTransport(inner, envelope_for(tmp_path))
-    async with Client(transport, mode=mode, cache=None) as connected:
+    """The companion client in every cell that keeps state (HTTP keeps it the same way: tests/http)."""
+    async with companion(keyed, clock, tmp_path, request.param) as connected:
         yield connected
 
 
@@ -93,25 +109,26 @@ async def test_a_home_zone_typed_as_a_city_or_abbreviation_is_kept_as_its_iana_z
     assert stored["preferences"]["timezone"] == "America/New_York"
 
 
-async def test_preferences_become_defaults_for_later_calls(client: Client) -> None:
-    before = await structured(client, "get_current_time", {})
+@pytest.mark.wire("state")
+async def test_preferences_become_defaults_for_later_calls(wire_client: Client) -> None:
+    before = await structured(wire_client, "get_current_time", {})
     assert before["timezone"] == "UTC"
     stored = await structured(
-        client, "preferences", preferences("set", timezone="vienna", locale="de-AT", week_start="sunday")
+        wire_client, "preferences", preferences("set", timezone="vienna", locale="de-AT", week_start="sunday")
     )
     assert stored["stored"] is True and stored["kept"] == "client" and "note" not in stored
     assert stored["preferences"] == {"timezone": "Europe/Vienna", "locale": "de-AT", "week_start": "sunday"}
-    after = await client.call_tool("get_current_time", {})
+    after = await wire_client.call_tool("get_current_time", {})
     assert after.structured_content is not None and after.structured_content["timezone"] == "Europe/Vienna"
     assert after.meta is not None
     assert after.meta["dev.horologe/context"]["preferences"] == {"timezone": "Europe/Vienna", "locale": "de-AT"}
-    explicit = await structured(client, "get_current_time", {"timezone": "Asia/Tokyo"})
+    explicit = await structured(wire_client, "get_current_time", {"timezone": "Asia/Tokyo"})
     assert explicit["timezone"] == "Asia/Tokyo"
-    assert (await structured(client, "preferences", preferences()))["preferences"]["locale"] == "de-AT"
-    await structured(client, "preferences", preferences("clear", fields=["timezone"]))
-    assert (await structured(client, "get_current_time", {}))["timezone"] == "UTC"
-    await structured(client, "preferences", preferences("clear"))
-    assert (await structured(client, "preferences", preferences()))["preferences"] == {}
+    assert (await structured(wire_client, "preferences", preferences()))["preferences"]["locale"] == "de-AT"
+    await structured(wire_client, "preferences", preferences("clear", fields=["timezone"]))
+    assert (await structured(wire_client, "get_current_time", {}))["timezone"] == "UTC"
+    await structured(wire_client, "preferences", preferences("clear"))
+    assert (await structured(wire_client, "preferences", preferences()))["preferences"] == {}
 
 
 async def test_stored_format_and_week_start_are_applied_by_the_tools(client: Client) -> None:

@@ -1,0 +1,93 @@
+"""Real arguments for every tool in the registry: the one table the output-schema, edge-sweep and transport tests use.
+
+Each tool's first sample is its base call: the edge sweep moves one argument at a time away from it, and the
+transport test sends it in every cell. `tests/tools/test_samples.py` fails for a tool of the registry that has no
+sample here (and for a sample of a tool the registry does not have).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+SAMPLES: Final[dict[str, list[dict[str, Any]]]] = {
+    "get_current_time": [
+        {},
+        {"timezone": "Europe/Vienna", "format": "human"},
+        {"timezone": "Asia/Kathmandu", "format": "custom", "custom_format": "%H:%M %Z"},
+        {"timezone": "Vienna"},
+    ],
+    "convert_timezone": [
+        {"timestamp": "2025-08-17T10:30:00Z", "from_timezone": "UTC", "to_timezone": "America/New_York"},
+        {"timestamp": "2026-03-08 02:30", "from_timezone": "America/New_York", "to_timezone": "UTC"},
+        {"timestamp": "2026-11-01T01:30:00", "from_timezone": "America/New_York", "to_timezone": "Tokyo"},
+    ],
+    "calculate_duration": [
+        {"start_time": "2025-08-17T10:30:00Z", "end_time": "2025-08-17T11:30:00Z", "units": "hours"},
+        {"start_time": "2026-01-01", "end_time": "2026-02-02T03:00:00Z"},
+    ],
+    "format_time": [
+        {"timestamp": 1723890600, "format": "rfc2822", "timezone": "Europe/Vienna"},
+        {"timestamp": "2026-11-22T03:11:30Z", "format": "human", "timezone": "Asia/Tokyo"},
+    ],
+    "get_timezone_info": [
+        {"timezone": "Europe/Vienna"},
+        {"timezone": "Asia/Kolkata", "timestamp": "2026-06-01T00:00:00Z"},
+    ],
+    "list_timezones": [
+        {"region": "Europe", "limit": 5},
+        {"country": "AU"},
+        {"query": "new", "include_aliases": True},
+    ],
+    "resolve_time_expression": [
+        {"expression": "tomorrow", "timezone": "Europe/Vienna"},
+        {"expression": "next Tuesday", "timezone": "America/New_York"},
+        {"expression": "letzte Woche", "locale": "de-AT"},
+    ],
+    "add_time": [
+        {"timestamp": "2026-01-31T10:00", "amount": "P1M", "timezone": "Europe/Vienna"},
+        {"timestamp": "2026-03-28T02:30", "amount": "P1D", "timezone": "Europe/Vienna"},
+        {"timestamp": "now", "amount": "90 days"},
+    ],
+    "business_days": [
+        {"country": "US", "start_date": "2025-01-01", "end_date": "2026-01-01"},
+        {"country": "AT", "count": 3},
+    ],
+    "list_holidays": [
+        {"country": "DE", "year": 2026},
+        {"country": "AT"},
+    ],
+    "date_info": [
+        {},
+        {"date": "2025-09-23T23:30:00Z", "timezone": "Asia/Tokyo", "locale": "en_US"},
+    ],
+    "next_occurrences": [
+        {"rule": "FREQ=DAILY;BYHOUR=2;BYMINUTE=30", "timezone": "America/New_York", "count": 3},
+        {"rule": "0 9 * * 1-5", "timezone": "Europe/Vienna", "count": 2},
+    ],
+    "timezone_history": [
+        {"timezone": "Europe/Vienna", "start_time": "2020-01-01", "end_time": "2022-01-01"},
+    ],
+    "find_meeting_time": [
+        {"participants": [{"timezone": "Europe/Vienna"}], "duration": 30, "start_date": "2026-11-23"},
+        {
+            "participants": [{"timezone": "Europe/Vienna"}, {"timezone": "Asia/Tokyo", "name": "Aiko"}],
+            "duration": "PT1H",
+            "start_date": "2026-11-23",
+            "end_date": "2026-11-24",
+        },
+    ],
+    "preferences": [
+        {"action": "set", "timezone": "Europe/Vienna"},
+        {},
+        {"action": "clear"},
+    ],
+    "timer": [
+        {"action": "list"},
+        {"action": "start", "label": "tea", "duration_seconds": 180},
+    ],
+}
+
+
+def sample_calls() -> list[tuple[str, dict[str, Any]]]:
+    """Every sample as (tool name, arguments), in the table's order."""
+    return [(name, arguments) for name, samples in SAMPLES.items() for arguments in samples]
