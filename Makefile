@@ -25,15 +25,15 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
 	@$(VENV)/bin/horologe serve $(ARGS)
 
-# Tests run in parallel, one worker per core (pytest-xdist); tests that share something run in one worker
-# (`xdist_group`). Process tests wait more than they compute, so `make test` runs two workers per core.
+# Tests run in parallel (pytest-xdist), a module's tests in one worker (`--dist loadfile`: a module's servers and
+# builds are made once). Process tests wait more than they compute, so `make test` runs two workers per core.
 test: $(VENV)/.dev  ## the whole suite with branch coverage, gated (installs nginx, redis, Node tools; builds dist/)
 	scripts/install-test-deps
 	rm -f .coverage .coverage.*
-	$(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadgroup --cov --cov-report=term --cov-fail-under=95
+	$(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile --cov --cov-report=term --cov-fail-under=95
 
 test-fast: $(VENV)/.dev  ## the inner loop: every test that runs in this process (no builds, processes or network)
-	$(UV) run --frozen pytest -m "not e2e" -n auto --dist loadgroup
+	$(UV) run --frozen pytest -m "not e2e" -n auto --dist loadfile
 
 TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
@@ -69,7 +69,7 @@ executable: dist/horologe  ## build dist/horologe, a single-file executable (PEX
 
 dist/horologe: dist/.packages
 	mkdir -p build
-	$(UV) export --frozen --no-dev --extra http --no-emit-project --no-hashes -o build/requirements.txt
+	$(UV) export --quiet --frozen --no-dev --extra http --no-emit-project --no-hashes -o build/requirements.txt
 	$(PEX) -r build/requirements.txt dist/horologe-*.whl -c horologe --venv prepend --sh-boot --compile \
 		--python $(PYTHON) -o $@
 	@ls -l $@

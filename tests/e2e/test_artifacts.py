@@ -1,7 +1,7 @@
 """What a release ships, as a user gets it: the wheel through `uvx` and the PEX, run from outside the repository.
 
 `make dist/horologe` builds the wheel, the sdist and the PEX into dist/ once per run (make rebuilds only what a
-changed source needs); every test here runs in one xdist worker, so the build happens once, before the first.
+changed source needs), before the first test here (a module runs in one xdist worker: `--dist loadfile`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 from tests.e2e.conftest import free_port, wait_until_healthy
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("artifacts")]
+pytestmark = pytest.mark.e2e
 ROOT: Final = Path(__file__).resolve().parents[2]
 UV: Final = ROOT / ".tools" / "bin" / "uv"
 SEED_LINE: Final = (
