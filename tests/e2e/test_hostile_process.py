@@ -12,16 +12,25 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import select
+import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Final
 
 import pytest
 
-from tests.e2e.conftest import RunningServer, start_http_server
+from tests.e2e.conftest import (
+    RunningServer,
+    StreamedCall,
+    expect_continue,
+    read_until_closed,
+    split_answer,
+    start_http_server,
+)
+from tests.e2e.processes import PATIENCE, Output, end, spawn
 
 pytestmark = [pytest.mark.e2e]
 SERVE: Final = [sys.executable, "-m", "horologe", "serve", "--toolsets", "all", "--tool-budget", "2"]
@@ -30,16 +39,14 @@ QUICK: Final = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
 
 
 class StdioServer:
-    """A `horologe serve` process spoken to line by line."""
+    """A `horologe serve` process spoken to line by line; every read waits for the line, not on a clock."""
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
-        self.process = subprocess.Popen(
-            SERVE,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, **(env or {})},
-        )
+    def __init__(self, env: dict[str, str] | None = None, budget: float = 2) -> None:
+        command = [*SERVE[:-1], f"{budget:g}"]
+        self.process = spawn(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, **(env or {})})
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.stdout, self.stderr = Output(self.process.stdout), Output(self.process.stderr)
+        self.read = 0
 
     def send(self, message: dict[str, Any] | bytes) -> None:
         assert self.process.stdin is not None
@@ -47,25 +54,40 @@ class StdioServer:
         self.process.stdin.flush()
 
     def answer(self) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line, "the server closed stdout"
+        """The next message the server writes."""
+        line = self.stdout.line(self.read)
+        assert line is not None, f"the server closed stdout: {self.stderr.text()[-3000:]}"
+        self.read += 1
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def finish(self, timeout: float = 20) -> tuple[int, bytes, bytes]:
-        """Close stdin; the exit code, the rest of stdout and stderr."""
-        out, err = self.process.communicate(timeout=timeout)
-        return self.process.returncode, out, err
+    def answer_to(self, request_id: int | str) -> dict[str, Any]:
+        """The next message that answers `request_id` (notifications before it are passed over)."""
+        while (message := self.answer()).get("id") != request_id:
+            assert "id" not in message, f"expected the answer to {request_id!r} first, got {message}"
+        return message
+
+    def finish(self) -> tuple[int, bytes, bytes]:
+        """Close stdin and wait for the exit; the exit code, the rest of stdout and stderr."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        code = self.process.wait(PATIENCE)
+        self.stop()
+        rest = "".join(self.stdout.line(index) or "" for index in range(self.read, self.stdout.line_count()))
+        return code, rest.encode(), self.stderr.text().encode()
+
+    def stop(self) -> None:
+        """End the process whatever state it is in (SIGTERM, then SIGKILL) and read its pipes to the end."""
+        end(self.process, self.stdout, self.stderr)
 
 
 @pytest.fixture
 def stdio() -> Iterator[StdioServer]:
     server = StdioServer()
-    yield server
-    if server.process.poll() is None:
-        server.process.kill()
-        server.process.communicate()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def call(request_id: int | str, params: dict[str, Any]) -> dict[str, Any]:
@@ -110,41 +132,54 @@ def test_an_id_that_is_not_a_string_or_an_integer_gets_invalid_request_with_id_n
     assert "id must be a string or an integer" in refused["error"]["message"]
 
 
+def with_progress(params: dict[str, Any]) -> dict[str, Any]:
+    """Call params asking for progress: the server says when the tool starts, so a test need not guess."""
+    return {**params, "_meta": {"progressToken": "began"}}
+
+
 def test_a_call_at_its_budget_delays_no_other_request_and_ends_in_a_clear_error(stdio: StdioServer) -> None:
     stdio.send(call(0, QUICK))
     stdio.answer()  # started and warm
     started = time.monotonic()
-    stdio.send(call("heavy", HEAVY))
-    time.sleep(0.3)
+    stdio.send(call("heavy", with_progress(HEAVY)))
+    assert stdio.answer()["method"] == "notifications/progress"  # the heavy call computes from here on
     stdio.send(call("quick", QUICK))
-    quick = stdio.answer()
-    assert quick["id"] == "quick" and time.monotonic() - started < 1.5
-    heavy = stdio.answer()
+    quick = stdio.answer_to("quick")  # an answer to the heavy call first would fail here
+    assert quick["result"]["isError"] is False
+    heavy = stdio.answer_to("heavy")
     elapsed = time.monotonic() - started
-    assert heavy["id"] == "heavy" and heavy["result"]["isError"] is True
+    assert heavy["result"]["isError"] is True
     error = heavy["result"]["_meta"]["dev.horologe/error"]
     assert error["kind"] == "budget_exceeded" and error["code"] == -32602
     assert "Ask for fewer occurrences" in error["message"]
-    assert 1.9 < elapsed < 4
+    assert elapsed > 1.9  # stopped at its 2 s budget, not before
 
 
-def test_a_cancelled_call_gets_no_answer_and_does_not_hold_the_exit(stdio: StdioServer) -> None:
-    stdio.send(call(0, QUICK))
-    stdio.answer()
-    stdio.send(call(1, HEAVY))
-    time.sleep(0.3)
-    stdio.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
-    stdio.send(call(2, QUICK))
-    assert stdio.answer()["id"] == 2
-    started = time.monotonic()
-    code, rest, _ = stdio.finish()
-    assert code == 0 and rest == b"" and time.monotonic() - started < 5
+def test_a_cancelled_call_gets_no_answer_and_does_not_hold_the_exit() -> None:
+    # A budget no run reaches: without the cancellation the call would be answered (and the exit held) a minute on.
+    stdio = StdioServer(budget=60)
+    try:
+        stdio.send(call(0, QUICK))
+        stdio.answer()
+        stdio.send(call(1, with_progress(HEAVY)))
+        assert stdio.answer()["method"] == "notifications/progress"  # computing now
+        stdio.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+        stdio.send(call(2, QUICK))
+        assert stdio.answer()["id"] == 2
+        code, rest, err = stdio.finish()
+    finally:
+        stdio.stop()
+    assert code == 0 and rest == b""
+    assert b"still unanswered" not in err  # the exit did not wait out the drain for the cancelled call
 
 
 def test_stdout_carries_only_protocol_messages_with_the_console_span_exporter() -> None:
     server = StdioServer(env={"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "horologe-test"})
-    server.send(call(1, QUICK))
-    code, out, err = server.finish()
+    try:
+        server.send(call(1, QUICK))
+        code, out, err = server.finish()
+    finally:
+        server.stop()
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["id"] == 1
@@ -154,8 +189,10 @@ def test_stdout_carries_only_protocol_messages_with_the_console_span_exporter() 
 @pytest.fixture(scope="module")
 def http_server() -> Iterator[RunningServer]:
     server = start_http_server(["--toolsets", "all", "--tool-budget", "2"], env={"DEFAULT_TIMEZONE": "UTC"})
-    yield server
-    server.stop()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def post(server: RunningServer, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -170,23 +207,20 @@ def post(server: RunningServer, body: dict[str, Any]) -> tuple[int, dict[str, An
 
 
 def test_healthz_answers_while_a_budget_long_call_computes(http_server: RunningServer) -> None:
-    answers: list[tuple[int, dict[str, Any]]] = []
-    heavy = threading.Thread(target=lambda: answers.append(post(http_server, call(1, HEAVY))))
-    heavy.start()
-    time.sleep(0.3)
-    latencies: list[float] = []
-    while heavy.is_alive() and len(latencies) < 30:
-        connection = http.client.HTTPConnection("127.0.0.1", http_server.port, timeout=10)
-        started = time.monotonic()
-        connection.request("GET", "/healthz")
-        assert connection.getresponse().status == 200
-        latencies.append(time.monotonic() - started)
-        connection.close()
-        time.sleep(0.03)
-    heavy.join(10)
-    assert len(latencies) >= 10 and max(latencies) < 0.5, latencies
-    [(status, body)] = answers
-    assert status == 200 and body["result"]["_meta"]["dev.horologe/error"]["kind"] == "budget_exceeded"
+    answered = 0
+    with StreamedCall(http_server.port, HEAVY) as heavy:
+        heavy.wait_until_begun()
+        # Health checks one after another until the heavy call's answer starts to arrive (at its 2 s budget); the
+        # select also paces them. An event loop blocked by the call would answer none of them before that.
+        while not select.select([heavy.socket], [], [], 0.03)[0]:
+            connection = http.client.HTTPConnection("127.0.0.1", http_server.port, timeout=PATIENCE)
+            connection.request("GET", "/healthz")
+            assert connection.getresponse().status == 200
+            connection.close()
+            answered += 1
+        result = heavy.result()
+    assert answered >= 5, answered
+    assert result["_meta"]["dev.horologe/error"]["kind"] == "budget_exceeded"
 
 
 @pytest.mark.parametrize("request_id", [1.5, None, True, {}], ids=["float", "null", "true", "object"])
@@ -210,13 +244,19 @@ def test_a_lone_surrogate_over_rest_is_a_400_not_a_500(http_server: RunningServe
 
 def test_sigterm_during_a_budget_long_call_answers_it_and_exits_within_the_budget() -> None:
     server = start_http_server(["--toolsets", "all", "--tool-budget", "2"], env={"DEFAULT_TIMEZONE": "UTC"})
-    answers: list[tuple[int, dict[str, Any]]] = []
-    heavy = threading.Thread(target=lambda: answers.append(post(server, call(1, HEAVY))))
-    heavy.start()
-    time.sleep(0.5)
-    started = time.monotonic()
-    server.stop()
-    heavy.join(10)
-    assert time.monotonic() - started < 5 and server.process.returncode is not None
-    [(status, body)] = answers
-    assert status == 200 and body["result"]["_meta"]["dev.horologe/error"]["kind"] == "budget_exceeded"
+    body = json.dumps(call(1, HEAVY)).encode()
+    try:
+        with expect_continue(
+            server.port, "/mcp", body, {"Accept": "application/json, text/event-stream", "Connection": "close"}
+        ) as client:
+            client.sendall(body)  # the call is in flight: the app asked for its body
+            server.process.terminate()
+            status, payload = split_answer(read_until_closed(client))
+        code = server.process.wait(PATIENCE)
+    finally:
+        log = server.stop()
+    assert status == 200, payload
+    assert json.loads(payload)["result"]["_meta"]["dev.horologe/error"]["kind"] == "budget_exceeded"
+    assert code in (0, -signal.SIGTERM)
+    # It left when the call ended at its budget, not at the end of the 20 s grace period for running requests.
+    assert "timeout graceful shutdown exceeded" not in log

@@ -5,8 +5,8 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
+import signal
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,8 @@ import mcp_types as types
 import pytest
 from mcp.client import Client
 
-from tests.e2e.conftest import RunningServer, start_http_server
+from tests.e2e.conftest import RunningServer, expect_continue, read_until_closed, split_answer, start_http_server
+from tests.e2e.processes import PATIENCE, wait_for_exit
 
 pytestmark = [pytest.mark.e2e]
 MODERN = "2026-07-28"
@@ -328,14 +329,17 @@ def test_stateful_sessions_with_sse_work_with_the_sdk_client() -> None:
 
 def test_access_log_is_json_lines_with_request_id_and_no_secrets() -> None:
     server = start_http_server()
-    headers = [
-        *modern_headers("tools/call", "get_current_time"),
-        ("Authorization", "Bearer secret-token-123"),
-        ("X-Request-Id", "abc-123"),
-    ]
-    status, response, _ = send(server, "POST", "/mcp?token=secret-query", modern_call("get_current_time", {}), headers)
+    try:
+        headers = [
+            *modern_headers("tools/call", "get_current_time"),
+            ("Authorization", "Bearer secret-token-123"),
+            ("X-Request-Id", "abc-123"),
+        ]
+        call = modern_call("get_current_time", {})
+        status, response, _ = send(server, "POST", "/mcp?token=secret-query", call, headers)
+    finally:
+        stderr = server.stop()
     assert status == 200 and response.getheader("x-request-id") == "abc-123"
-    stderr = server.stop()
     lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     entry = next(line for line in lines if line.get("request_id") == "abc-123")
     assert entry["status"] == 200 and entry["path"] == "/mcp" and entry["duration_ms"] >= 0
@@ -344,11 +348,13 @@ def test_access_log_is_json_lines_with_request_id_and_no_secrets() -> None:
 
 def test_a_name_that_utf8_cannot_carry_is_refused_and_still_gets_its_log_line() -> None:
     server = start_http_server()
-    body = b'{"name": "\\ud800tool", "arguments": {}}'  # JSON's escape for a lone surrogate
-    headers = [("Content-Type", "application/json"), ("X-Request-Id", "odd-1")]
-    status, _, raw = send(server, "POST", "/mcp/tools/call", body, headers)
+    try:
+        body = b'{"name": "\\ud800tool", "arguments": {}}'  # JSON's escape for a lone surrogate
+        headers = [("Content-Type", "application/json"), ("X-Request-Id", "odd-1")]
+        status, _, raw = send(server, "POST", "/mcp/tools/call", body, headers)
+    finally:
+        stderr = server.stop()
     assert status == 400 and json.loads(raw)["error"]["code"] == -32600  # no answer could carry the name back
-    stderr = server.stop()
     lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     entry = next(line for line in lines if line.get("request_id") == "odd-1")
     assert entry["status"] == 400
@@ -356,24 +362,24 @@ def test_a_name_that_utf8_cannot_carry_is_refused_and_still_gets_its_log_line() 
 
 def test_sigterm_lets_an_in_flight_request_finish() -> None:
     server = start_http_server()
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    body = json.dumps({"name": "list_timezones", "arguments": {"limit": 1000}}).encode()
-    # Headers and half the body go out, then SIGTERM, then the rest: the request is in flight at shutdown.
-    connection.putrequest("POST", "/mcp/tools/call")
-    connection.putheader("Content-Type", "application/json")
-    connection.putheader("Content-Length", str(len(body)))
-    connection.endheaders(body[:10])
-    time.sleep(0.5)
-    server.process.terminate()
-    time.sleep(0.5)
-    assert server.process.poll() is None, "the server left while a request was in flight"
-    connection.send(body[10:])
-    response = connection.getresponse()
-    assert response.status == 200 and json.loads(response.read())["isError"] is False
-    connection.close()
-    # uvicorn re-raises the signal after its graceful shutdown, so the exit status is "terminated by SIGTERM".
-    assert server.process.wait(timeout=30) in (0, -15)
-    server.stop()
+    # A call whose answer does not depend on the machine's speed: this test is about the shutdown, not the tool.
+    body = json.dumps({"name": "get_current_time", "arguments": {"timezone": "Asia/Kathmandu"}}).encode()
+    try:
+        # The head and a piece of the body go out, then SIGTERM, then the rest: the request is in flight throughout.
+        with expect_continue(server.port, "/mcp/tools/call", body, {"Connection": "close"}) as client:
+            client.sendall(body[:10])
+            server.process.terminate()
+            # The drain has begun (the listening socket is closed) and waits for this connection.
+            server.wait_for_log("Waiting for connections to close")
+            assert server.process.poll() is None, "the server left while a request was in flight"
+            client.sendall(body[10:])
+            status, payload = split_answer(read_until_closed(client))
+        assert status == 200, payload
+        assert json.loads(payload)["structuredContent"]["utc_offset"] == "+05:45"
+        # uvicorn re-raises the signal after its graceful shutdown, so the exit status is "terminated by SIGTERM".
+        assert server.process.wait(PATIENCE) in (0, -signal.SIGTERM)
+    finally:
+        server.stop()
 
 
 def test_metrics_labels_stay_bounded_whatever_names_clients_send(http_server: RunningServer) -> None:
@@ -410,29 +416,19 @@ def descendants(pid: int) -> list[int]:
 def test_two_workers_serve_one_port_count_together_and_stop_on_sigterm() -> None:
     server = start_http_server(["--workers", "2"], env={"DEFAULT_TIMEZONE": "UTC"})
     try:
-        workers = [
-            pid for pid in descendants(server.process.pid) if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
-        ]
+        family = descendants(server.process.pid)
+        workers = [pid for pid in family if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
         headers = modern_headers("tools/call", "get_current_time")
         statuses = [send(server, "POST", "/mcp", modern_call("get_current_time", {}, n), headers)[0] for n in range(20)]
         _, _, raw = send(server, "GET", "/metrics", headers=[])
+        server.process.terminate()  # SIGTERM to the supervisor only, as a process manager sends it
+        server.process.wait(PATIENCE)  # it leaves once it has stopped its workers
+        survivors = wait_for_exit(family)  # and its helpers end with it (the wait is on each exit, no clock)
     finally:
-        everyone = [server.process.pid, *descendants(server.process.pid)]
-        server.stop()
+        server.stop()  # whatever is left of the process group is killed here, after the checks above
     assert len(workers) == 2
     assert statuses == [200] * 20
     # Multiprocess metrics: /metrics answers from one worker but counts what both served.
     line = 'mcp_server_operations_total{mcp_method_name="tools/call",outcome="ok",tool="get_current_time"} 20.0'
     assert line in raw.decode()
-    deadline = time.monotonic() + 10
-    while [pid for pid in everyone if alive(pid)] and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in everyone if alive(pid)]  # SIGTERM took the workers down too
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its parent to reap it has finished)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+    assert survivors == []  # SIGTERM took the workers down too

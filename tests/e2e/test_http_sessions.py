@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -41,19 +40,23 @@ def open_session(server: RunningServer) -> tuple[int, dict[str, str], bytes]:
     return request(server, "POST", INITIALIZE)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def small_table() -> Iterator[RunningServer]:
-    """Three sessions at most, idle after two seconds, any number of new sessions per client."""
+    """Three sessions at most, idle after two seconds, any number of new sessions per client (a server per test:
+    no test inherits the sessions of another)."""
     server = start_http_server(
         extra=["--stateful"],
         env={
             "HOROLOGE_HTTP__MAX_SESSIONS": "3",
             "HOROLOGE_HTTP__SESSION_IDLE_SECONDS": "2",
             "HOROLOGE_HTTP__NEW_SESSIONS_PER_CLIENT": "",
+            "HOROLOGE_LOG_LEVEL": "DEBUG",  # the SDK says when it closes an idle session at DEBUG level only
         },
     )
-    yield server
-    server.stop()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def test_a_full_session_table_answers_503_with_retry_after_and_frees_on_delete(small_table: RunningServer) -> None:
@@ -73,14 +76,13 @@ def test_a_full_session_table_answers_503_with_retry_after_and_frees_on_delete(s
 
 
 def test_idle_sessions_are_closed_after_the_idle_timeout(small_table: RunningServer) -> None:
-    time.sleep(2.5)  # every session of the test before is idle past its timeout
     opened = [open_session(small_table) for _ in range(3)]
     assert [status for status, _, _ in opened] == [200, 200, 200]
-    time.sleep(3)
-    assert (
-        request(small_table, "POST", {"jsonrpc": "2.0", "id": 2, "method": "ping"}, opened[0][1]["mcp-session-id"])[0]
-        == 404
-    )
+    sessions = [headers["mcp-session-id"] for _, headers, _ in opened]
+    for session in sessions:  # the session manager logs each session it closes for idleness
+        small_table.wait_for_log(f"Session {session} idle timeout")
+    assert [open_session(small_table)[0] for _ in range(3)] == [200, 200, 200]  # the table has room again
+    assert request(small_table, "POST", {"jsonrpc": "2.0", "id": 2, "method": "ping"}, sessions[0])[0] == 404
 
 
 def test_one_client_cannot_open_sessions_faster_than_its_rate() -> None:

@@ -7,15 +7,14 @@ import http.client
 import json
 import shutil
 import string
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from mcp.client import Client
 
-from tests.e2e.conftest import RunningServer, free_port, start_http_server
+from tests.e2e.conftest import RunningServer, check_healthy, free_port, start_http_server, wait_until_listening
+from tests.e2e.processes import Output, end, spawn
 
 pytestmark = [pytest.mark.e2e]
 TEMPLATE = Path(__file__).parents[2] / "deploy" / "nginx" / "horologe.conf.template"
@@ -52,45 +51,30 @@ def render_config(directory: Path, listen: int, upstreams: list[int]) -> Path:
     return config
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"nginx exited: {process.stderr.read().decode() if process.stderr else ''}")
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        try:
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.1)
-        finally:
-            connection.close()
-    raise RuntimeError("nginx did not come up")
-
-
 @contextlib.contextmanager
 def behind_nginx(directory: Path, env: dict[str, str] | None = None) -> Iterator[tuple[int, list[RunningServer]]]:
     """Two real replicas (same environment) behind a real nginx on loopback; everything stopped afterwards."""
     if not Path(NGINX).exists():
         pytest.fail("nginx is required for this test (make test installs the Debian package)")
-    replicas: list[RunningServer] = []
-    nginx: subprocess.Popen[bytes] | None = None
-    try:
-        replicas += [start_http_server(env=env), start_http_server(env=env)]
+    with contextlib.ExitStack() as stopping:  # stops what was started, in reverse order, whatever fails
+        replicas: list[RunningServer] = []
+        for _ in range(2):
+            replica = start_http_server(env=env)
+            stopping.callback(replica.stop)
+            replicas.append(replica)
         listen = free_port()
         config = render_config(directory, listen, [replica.port for replica in replicas])
-        nginx = subprocess.Popen([NGINX, "-c", str(config), "-p", str(directory)], stderr=subprocess.PIPE)
-        wait_for_port(listen, nginx)
+        # Its own process group: nginx's master and its worker both end with it.
+        nginx = spawn([NGINX, "-c", str(config), "-p", str(directory)])
+        assert nginx.stderr is not None
+        errors = Output(nginx.stderr)
+        stopping.callback(end, nginx, errors)
+        try:
+            wait_until_listening(listen, nginx)  # nginx says nothing when it is ready
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}: {errors.text()}") from None
+        check_healthy(listen)
         yield listen, replicas
-    finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(timeout=20)
-            if nginx.stderr:
-                nginx.stderr.close()
-        for replica in replicas:
-            replica.stop()
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from mcp import StdioServerParameters
 from mcp.client import Client
 
 from horologe.tools import registry as catalog
+from tests.e2e.processes import PATIENCE, Output, end, spawn
 
 pytestmark = [pytest.mark.e2e]
 SERVE = [sys.executable, "-m", "horologe", "serve", "--transport", "stdio"]
@@ -156,11 +157,15 @@ def test_requests_from_a_regular_file_are_answered(tmp_path: Any) -> None:
 
 
 def test_a_client_that_closes_stdout_ends_the_server_quietly() -> None:
-    with subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
-        assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+    process = spawn(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+    errors = Output(process.stderr)
+    try:
         process.stdout.close()
         process.stdin.write(b"not json\n" * 3)
         process.stdin.close()
-        err = process.stderr.read()
-        assert process.wait(timeout=60) == 0
-    assert b"Traceback" not in err
+        code = process.wait(PATIENCE)
+    finally:
+        end(process, errors)
+    assert code == 0
+    assert "Traceback" not in errors.text()

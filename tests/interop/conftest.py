@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import free_port, wait_until_healthy
+from tests.e2e.conftest import check_healthy, free_port
+from tests.e2e.processes import Output, end, spawn
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_PREFIX = ROOT / ".ci" / "node"
@@ -77,41 +78,45 @@ def node_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @dataclass
 class RunningServer:
-    """A server process on loopback; its combined output is in `log`."""
+    """A server process on loopback (the leader of its own process group); its combined output is in `log`."""
 
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    output: Output
 
     @property
     def mcp_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/mcp"
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        """SIGTERM, a bounded wait, then SIGKILL to its process group; its output read to the end and closed."""
+        end(self.process, self.output)
 
 
-def start_server(command: list[str], log: Path) -> RunningServer:
-    """Start an HTTP server process on a free loopback port (`--port` appended); its output goes to `log`.
+def start_server(command: list[str], log: Path, ready: str) -> RunningServer:
+    """Start an HTTP server process on a free loopback port (`--port` appended) and return once it has written a
+    line containing `ready` (with `{port}` filled in) and answered /healthz.
 
-    Output goes to a file, not a pipe: a full pipe would block a chatty server (access log) mid-suite.
+    Its output is read as it comes and copied to `log`: a full pipe would block a chatty server (access log).
     """
     port = free_port()
-    with log.open("wb") as sink:
-        process = subprocess.Popen([*command, "--port", str(port)], cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT)
+    process = spawn([*command, "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    server = RunningServer(process=process, port=port, log=log, output=Output(process.stdout, copy_to=log))
     try:
-        wait_until_healthy(port, process)
-    except Exception:
-        process.kill()
-        raise RuntimeError(f"server did not start: {log.read_text(errors='replace')[-2000:]}") from None
-    return RunningServer(process=process, port=port, log=log)
+        server.output.wait_for(ready.format(port=port))
+        check_healthy(port)
+    except BaseException as error:
+        server.stop()
+        raise RuntimeError(f"server did not start: {error}\n{server.output.text()[-2000:]}") from error
+    return server
 
 
+LISTENING = "listening on http://127.0.0.1:{port}/mcp"
+"""horologe's line once its socket listens."""
+FIXTURE_LISTENING = "Uvicorn running on http://127.0.0.1:{port}"
+"""uvicorn's own line, from the fixture server (tests/interop/fixture_server.py logs at INFO for it)."""
 HOROLOGE_HTTP = [
     sys.executable,
     "-m",
@@ -129,9 +134,11 @@ HOROLOGE_HTTP = [
 @pytest.fixture(scope="module")
 def horologe_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """horologe over Streamable HTTP with its defaults (stateless, JSON responses)."""
-    server = start_server(HOROLOGE_HTTP, tmp_path_factory.mktemp("logs") / "horologe-http.log")
-    yield server
-    server.stop()
+    server = start_server(HOROLOGE_HTTP, tmp_path_factory.mktemp("logs") / "horologe-http.log", LISTENING)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -139,15 +146,19 @@ def horologe_http_stateful(tmp_path_factory: pytest.TempPathFactory) -> Iterator
     """horologe over Streamable HTTP with 2025-era sessions and SSE (`--stateful`)."""
     # The suite opens a session per scenario from one address: the per-client session rate is off for it.
     command = [*HOROLOGE_HTTP, "--stateful", "--new-sessions-per-client", ""]
-    server = start_server(command, tmp_path_factory.mktemp("logs") / "horologe-stateful.log")
-    yield server
-    server.stop()
+    server = start_server(command, tmp_path_factory.mktemp("logs") / "horologe-stateful.log", LISTENING)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="module")
 def fixture_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """The test-only conformance fixture server on horologe's HTTP app (tests/interop/fixture_server.py)."""
     command = [sys.executable, "-m", "tests.interop.fixture_server"]
-    server = start_server(command, tmp_path_factory.mktemp("logs") / "fixture.log")
-    yield server
-    server.stop()
+    server = start_server(command, tmp_path_factory.mktemp("logs") / "fixture.log", FIXTURE_LISTENING)
+    try:
+        yield server
+    finally:
+        server.stop()

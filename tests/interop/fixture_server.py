@@ -522,7 +522,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    uvicorn.run(create_fixture_app(args.port), host="127.0.0.1", port=args.port, log_level="warning")
+    # INFO for uvicorn's "Uvicorn running on ..." line, which the tests wait for; no access log.
+    uvicorn.run(create_fixture_app(args.port), host="127.0.0.1", port=args.port, log_level="info", access_log=False)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ stdio: the client spawns `python -m horologe serve` itself. HTTP: horologe runs 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.processes import PATIENCE, run
 from tests.interop.conftest import ROOT, NodeTools, RunningServer
 
 pytestmark = [pytest.mark.interop, pytest.mark.e2e]
@@ -56,7 +56,7 @@ def inspector(tools: NodeTools, home: Path, target: Sequence[str], *options: str
     """Run `inspector --cli TARGET OPTIONS` and return the JSON it printed (it exits 5 on an isError result)."""
     # The CLI's 15 s connect timeout (spawn, initialize) is tight for a Python server on a loaded CI machine.
     command = [str(tools.bin("inspector")), "--cli", *target, "--connect-timeout", "90000", *options]
-    done = subprocess.run(command, env=tools.env(home), cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = run(command, env=tools.env(home), cwd=ROOT, timeout=PATIENCE)
     assert done.returncode == exit_code, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     return json.loads(done.stdout)
 
@@ -133,7 +133,7 @@ def ts_client(tools: NodeTools, home: Path, *arguments: str) -> dict[str, Any]:
     script = Path(__file__).with_name("ts_client.mjs")
     command = [str(tools.node), str(script), *arguments]
     env = {**tools.env(home), "HOROLOGE_NODE_MODULES": str(tools.modules)}
-    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = run(command, env=env, cwd=ROOT, timeout=PATIENCE)
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
     assert done.returncode == 0 and "error" not in report, f"{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
     return report

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.processes import run
 from tests.interop.conftest import NodeTools, RunningServer
 
 pytestmark = [pytest.mark.interop, pytest.mark.e2e]
@@ -98,7 +98,7 @@ def run_suite(tools: NodeTools, home: Path, url: str, era: str, out: Path) -> di
         "-o",
         str(out),
     ]
-    completed = subprocess.run(command, env=tools.env(home), capture_output=True, text=True, timeout=600)
+    completed = run(command, env=tools.env(home), timeout=600)  # the whole suite for one era
     assert "=== SUMMARY ===" in completed.stdout, completed.stdout[-3000:] + completed.stderr[-3000:]
     scenarios: dict[str, Scenario] = {}
     for checks_file in out.glob("server-*/checks.json"):
