@@ -214,3 +214,9 @@ def test_the_tool_budget_comes_from_the_file_the_environment_or_a_flag(
     monkeypatch.setenv("HOROLOGE_EXECUTION__BUDGET_SECONDS", "3.5")
     assert load_settings(path).execution.budget_seconds == 3.5
     assert load_settings(path, {"execution": {"budget_seconds": 0.5}}).execution.budget_seconds == 0.5
+
+
+def test_port_zero_lets_the_system_pick_and_a_negative_port_is_refused() -> None:
+    assert load_settings(overrides={"server": {"port": 0}}).server.port == 0  # the "listening on" line names it
+    with pytest.raises(ConfigError):
+        load_settings(overrides={"server": {"port": -1}})

@@ -90,7 +90,7 @@ class ServerSection(_Section):
     version: str = __version__
     transport: Literal["stdio", "http"] = "stdio"
     host: str = "127.0.0.1"
-    port: int = Field(default=8080, ge=1, le=65535)
+    port: int = Field(default=8080, ge=0, le=65535, description='0: any free port (the "listening on" line names it)')
     website_url: str | None = Field(default=None, pattern=r"^https?://\S+$", max_length=2000)
     """Where people learn about this deployment (`serverInfo.websiteUrl`, 2025-11-25 and later)."""
     icon_url: str | None = Field(default=None, pattern=r"^https://\S+$", max_length=2000)

@@ -106,17 +106,19 @@ def wait_until_listening(port: int, process: subprocess.Popen[bytes], timeout: f
 def start_http_server(
     extra: Sequence[str] = (), env: dict[str, str] | None = None, port: int | None = None
 ) -> RunningServer:
-    """Start `horologe serve --transport http` on a free loopback port; return once it has said that it listens,
-    accepts connections and answered /healthz. A server that fails to start is ended, its log in the error."""
-    port = port or free_port()
+    """Start `horologe serve --transport http` on loopback (on `port`, or on a free port the server picks itself:
+    `--port 0`, read back from its "listening on" line, so no other process can take it meanwhile); return once it
+    has said that it listens, accepts connections and answered /healthz. A server that fails to start is ended,
+    its log in the error."""
     command = [sys.executable, "-m", "horologe", "serve", "--transport", "http", "--host", "127.0.0.1"]
-    process = spawn([*command, "--port", str(port), *extra], env={**os.environ, **(env or {})})
+    process = spawn([*command, "--port", str(port or 0), *extra], env={**os.environ, **(env or {})})
     assert process.stderr is not None
-    server = RunningServer(process, port, Output(process.stderr))
+    server = RunningServer(process, port or 0, Output(process.stderr))
     try:
-        server.wait_for_log(f"listening on http://127.0.0.1:{port}/mcp")  # once bound (or the output ends)
-        wait_until_listening(port, process)  # at once for one process; with --workers, once a worker listens
-        check_healthy(port)
+        line = server.wait_for_log("listening on http://127.0.0.1:")  # once bound (or the output ends)
+        server.port = int(line.split("listening on http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        wait_until_listening(server.port, process)  # at once for one process; with --workers, once a worker listens
+        check_healthy(server.port)
     except BaseException as error:
         log = server.stop()
         raise RuntimeError(f"the server did not start: {error}\n{log[-4000:]}") from error

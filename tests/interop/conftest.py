@@ -7,6 +7,7 @@ tests skip when it is absent; in CI (`CI` set to a true value) a missing install
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import check_healthy, free_port
+from tests.e2e.conftest import check_healthy
 from tests.e2e.processes import Output, end, spawn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,18 +96,20 @@ class RunningServer:
 
 
 def start_server(command: list[str], log: Path, ready: str) -> RunningServer:
-    """Start an HTTP server process on a free loopback port (`--port` appended) and return once it has written a
-    line containing `ready` (with `{port}` filled in) and answered /healthz.
+    """Start an HTTP server process on a loopback port it picks itself (`--port 0` appended) and return once it has
+    written a line matching `ready` (its `{port}` is read from the line) and answered /healthz.
 
     Its output is read as it comes and copied to `log`: a full pipe would block a chatty server (access log).
     """
-    port = free_port()
-    process = spawn([*command, "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = spawn([*command, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
-    server = RunningServer(process=process, port=port, log=log, output=Output(process.stdout, copy_to=log))
+    server = RunningServer(process=process, port=0, log=log, output=Output(process.stdout, copy_to=log))
     try:
-        server.output.wait_for(ready.format(port=port))
-        check_healthy(port)
+        before = ready.split("{port}")[0]
+        found = re.search(re.escape(before) + r"(\d+)", server.output.wait_for(before))
+        assert found is not None
+        server.port = int(found[1])
+        check_healthy(server.port)
     except BaseException as error:
         server.stop()
         raise RuntimeError(f"server did not start: {error}\n{server.output.text()[-2000:]}") from error
