@@ -116,7 +116,7 @@ def test_invalid_rules_are_refused_quickly_with_examples(rule: str) -> None:
     started = clock.perf_counter()
     with pytest.raises(InvalidArgument) as caught:
         list(islice(expand(parse_rule(rule), NEW_YORK, datetime(2026, 1, 1, tzinfo=UTC)), 5))
-    assert clock.perf_counter() - started < 3
+    assert clock.perf_counter() - started < 10  # a hang guard (refusals take milliseconds), not a speed target
     assert caught.value.suggestions
 
 

@@ -367,19 +367,24 @@ def test_path_like_input_is_simply_unknown_and_never_loaded(text: str, monkeypat
     assert loaded == []
 
 
-def test_resolving_an_exact_name_is_fast() -> None:
-    resolve_zone("Europe/Vienna")
-    start = time.perf_counter()
-    for _ in range(1000):
-        resolve_zone("Europe/Vienna")
-    assert time.perf_counter() - start < 0.05
+class Untouchable:
+    """A places table that fails the test when anything of it is used."""
+
+    def __getattr__(self, name: str) -> object:
+        raise AssertionError(f"the places table was consulted ({name})")
+
+
+def test_an_exact_name_is_answered_without_the_places_table() -> None:
+    # The cheap path (how cheap is bench/city_names.py's to say): a key or an alias never reaches the gazetteer.
+    for text in ("Europe/Vienna", "US/Eastern", "UTC", "+05:30"):
+        assert resolve_zone(text, places=Untouchable()).key  # type: ignore[arg-type]
 
 
 def test_resolving_the_longest_unknown_input_stays_cheap() -> None:
-    start = time.perf_counter()
+    started = time.perf_counter()
     with pytest.raises(InvalidTimezone):
         resolve_zone("Europe/" + "q" * (zones.MAX_INPUT_LENGTH - 7))
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - started < 10  # a hang guard (it takes milliseconds), not a speed target
 
 
 # --- folding -------------------------------------------------------------------------------

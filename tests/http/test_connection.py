@@ -93,19 +93,19 @@ def test_a_request_that_stops_coming_gets_408_at_its_deadline(port: int, raw: by
     assert answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
     assert b"connection: close\r\n" in answer
     assert f"within {seconds:g} s".encode() in answer
-    assert seconds - 0.05 <= took < seconds + 1
+    assert seconds - 0.05 <= took < seconds + 5  # never early; late only by a loaded machine
 
 
 def test_a_connection_that_sends_nothing_is_closed_without_an_answer(port: int) -> None:
     answer, took = converse(port)
     assert answer == b""
-    assert HEADER - 0.05 <= took < HEADER + 1
+    assert HEADER - 0.05 <= took < HEADER + 5
 
 
 def test_the_first_request_is_due_from_the_connections_opening(port: int) -> None:
     answer, took = converse(port, b"", b"GET /echo HTTP/1.1\r\n", pause=HEADER * 0.8)
     assert answer.startswith(b"HTTP/1.1 408")
-    assert took < HEADER + 0.3
+    assert took < HEADER * 0.8 + HEADER  # a deadline restarted by the first byte would end later than this
 
 
 def test_a_request_sent_in_pieces_within_the_deadlines_is_answered(port: int) -> None:
@@ -119,7 +119,7 @@ def test_a_keep_alive_connections_next_request_has_its_own_deadline(port: int) -
     answer, took = converse(port, complete, b"GET /echo HT", pause=0.3)
     statuses = [part[:3] for part in answer.split(b"HTTP/1.1 ")[1:]]
     assert statuses == [b"200", b"408"]
-    assert 0.3 + HEADER - 0.05 <= took < 0.3 + HEADER + 1
+    assert 0.3 + HEADER - 0.05 <= took < 0.3 + HEADER + 5
 
 
 @pytest.mark.parametrize("size", [HEAD_BYTES + 100, 1_048_576])

@@ -290,11 +290,11 @@ async def test_an_unreachable_jwks_is_503_and_recovers(app_client: AppClient, is
 
 
 async def test_a_slow_jwks_is_bounded_by_the_http_timeout(app_client: AppClient, issuer: Issuer):
-    issuer.delay = 2.0
+    issuer.delay = 30.0
     started = time.monotonic()
     async with app_client(http_timeout_seconds=0.3) as client:
         response = await client.post("/mcp/tools/call", json=rest_call(), headers=bearer(issuer.token()))
-    assert response.status_code == 503 and time.monotonic() - started < 1.9
+    assert response.status_code == 503 and time.monotonic() - started < 20  # the timeout, not the issuer, ended it
     issuer.delay = 0.0
 
 
