@@ -158,3 +158,12 @@ def test_a_notification_and_a_response_without_an_id_pass() -> None:
     assert isinstance(
         decode_message(b'{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}'), types.JSONRPCError
     )
+
+
+def test_a_method_beside_a_result_is_an_invalid_request_answered_with_its_id() -> None:
+    # Read as a response it would be dropped, and its sender would wait forever (found by the stdio fuzzer).
+    line = b'{"jsonrpc": "2.0", "method": "initialize", "params": [], "id": 0, "result": {}}'
+    answer = decode_message(line)
+    assert isinstance(answer, bytes)
+    error = json.loads(answer)
+    assert (error["id"], error["error"]["code"]) == (0, -32600) and "not both" in error["error"]["message"]

@@ -236,7 +236,8 @@ def message_problem(message: Mapping[str, Any], raw: str | bytes) -> Message | N
     """Why a parsed request cannot be served as sent (`raw` is its JSON text), or None.
 
     A request's id must be a string or an integer (JSON-RPC 2.0 §4; MCP forbids null): any other id would make it
-    a notification nobody answers. A string holding a lone UTF-16 surrogate (`"\\ud800"`, which only a JSON escape
+    a notification nobody answers; a method beside a result or an error would make it a response nobody answers.
+    A string holding a lone UTF-16 surrogate (`"\\ud800"`, which only a JSON escape
     can produce) is not Unicode text: no answer quoting it could be encoded.
     """
     if "method" in message and "id" in message and not isinstance(message["id"], str) and readable_id(message) is None:
@@ -245,6 +246,8 @@ def message_problem(message: Mapping[str, Any], raw: str | bytes) -> Message | N
             N_("the id must be a string or an integer (got {value})."),
             value=shown if len(shown) <= 40 else shown[:37] + "...",
         )
+    if "method" in message and ("result" in message or "error" in message):  # read as a response, it would be dropped
+        return msg(N_("a message is a request (with a method) or a response (with a result or an error), not both."))
     escapes = raw.find("\\u") != -1 if isinstance(raw, str) else raw.find(b"\\u") != -1
     if escapes and _has_lone_surrogate(message):
         return msg(N_("a string holds a lone UTF-16 surrogate such as \\ud800, which is not text. Send valid Unicode."))

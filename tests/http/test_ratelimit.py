@@ -16,6 +16,7 @@ import pytest
 from limits import parse_many
 from limits.aio.storage import MemoryStorage
 
+from horologe.clock import FixedClock
 from horologe.config import ConfigError, Settings, load_settings
 from horologe.http.app import create_app
 from horologe.http.ratelimit import ClientAddress, Coalescer, Counter
@@ -29,10 +30,17 @@ pytestmark = pytest.mark.anyio
 CALL = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
 
 
+# Thirty seconds into a minute, and it stays there: a test's requests never straddle a window boundary (windows are
+# aligned to the clock, so on the real clock a slow run crossing a minute would start counting afresh).
+MID_MINUTE = datetime(2026, 11, 22, 3, 11, 30, tzinfo=UTC)
+
+
 @asynccontextmanager
 async def limited(client_ip: str = "10.1.1.1", **rate_limit: Any) -> AsyncIterator[httpx2.AsyncClient]:
     section = {"enabled": True, **rate_limit}
-    app = create_app(load_settings(overrides={"rate_limit": section, "http": {"access_log": False}}))
+    app = create_app(
+        load_settings(overrides={"rate_limit": section, "http": {"access_log": False}}), FixedClock(MID_MINUTE)
+    )
     async with running(app):
         transport = httpx2.ASGITransport(app=app, client=(client_ip, 1234))
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080") as client:
@@ -253,8 +261,8 @@ def guarded_settings(issuer: Issuer, **rate_limit: Any) -> Settings:
 
 @asynccontextmanager
 async def clients(settings: Settings, *ips: str) -> AsyncIterator[list[httpx2.AsyncClient]]:
-    """One client per address, all on one app (so they share its counters)."""
-    app = create_app(settings)
+    """One client per address, all on one app (so they share its counters), its windows fixed mid-minute."""
+    app = create_app(settings, FixedClock(MID_MINUTE))
     async with running(app), contextlib.AsyncExitStack() as stack:
         made = [
             await stack.enter_async_context(

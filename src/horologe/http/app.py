@@ -127,9 +127,9 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         auth = auth_layer(settings.auth, PUBLIC_PATHS)
         routes += auth.routes
         public_paths = auth.public_paths
-        protection = [*auth_failure_middleware(settings.rate_limit, public_paths, metrics), *auth.middleware]
+        protection = [*auth_failure_middleware(settings.rate_limit, public_paths, metrics, clock), *auth.middleware]
     route_labels = [route.path for route in routes]
-    protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels)
+    protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels, clock)
     protection += session_limit_middleware(http, settings.rate_limit, public_paths)
     middleware = [
         Middleware(AccessLog, metrics=metrics, enabled=http.access_log),

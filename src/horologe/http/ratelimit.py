@@ -345,9 +345,14 @@ class AuthFailureLimit(Counting):
     MAX_BLOCKED = 65536  # addresses held at once; expired ones are dropped first
 
     def __init__(
-        self, app: ASGIApp, section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics | None = None
+        self,
+        app: ASGIApp,
+        section: RateLimitSection,
+        public_paths: Iterable[str],
+        metrics: Metrics | None = None,
+        clock: Clock | None = None,
     ) -> None:
-        super().__init__(app, section, public_paths, metrics, None)
+        super().__init__(app, section, public_paths, metrics, clock)
         self.items = parse_many(section.auth_failures)
         self._blocked: dict[str, tuple[float, int]] = {}  # address -> (monotonic deadline, limit)
 
@@ -382,18 +387,25 @@ class AuthFailureLimit(Counting):
 
 
 def auth_failure_middleware(
-    section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics
+    section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics, clock: Clock | None = None
 ) -> list[Middleware]:
-    """The middleware list entry that limits refused tokens per client IP (empty when `auth_failures` is '')."""
+    """The middleware list entry that limits refused tokens per client IP (empty when `auth_failures` is '');
+    `clock` places its windows (the system clock unless given)."""
     if not section.auth_failures.strip():
         return []
-    return [Middleware(AuthFailureLimit, section=section, public_paths=tuple(public_paths), metrics=metrics)]
+    return [
+        Middleware(AuthFailureLimit, section=section, public_paths=tuple(public_paths), metrics=metrics, clock=clock)
+    ]
 
 
 def rate_limit_middleware(
-    section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics, route_labels: Iterable[str]
+    section: RateLimitSection,
+    public_paths: Iterable[str],
+    metrics: Metrics,
+    route_labels: Iterable[str],
+    clock: Clock | None = None,
 ) -> list[Middleware]:
-    """The middleware list entry for an enabled section (empty when disabled)."""
+    """The middleware list entry for an enabled section (empty when disabled); `clock` places its windows."""
     if not section.enabled:
         return []
     return [
@@ -403,5 +415,6 @@ def rate_limit_middleware(
             public_paths=tuple(public_paths),
             metrics=metrics,
             route_labels=tuple(route_labels),
+            clock=clock,
         )
     ]
