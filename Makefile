@@ -10,11 +10,16 @@ ARGS ?=
 .PHONY: run test test-fast check lint format typecheck clean packages executable bench i18n-extract i18n-update \
 	i18n-compile
 
+# uv itself, from PyPI into .tools/: `pip install --target` needs no virtual environment (creating one with pip in it
+# was the slowest step of a fresh set-up); a Python whose own pip is missing (or refuses) gets one from ensurepip.
 $(UV):
-	$(PYTHON) -m venv .tools
-	.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"
+	@echo "horologe: installing uv into .tools/ (once)" >&2
+	PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check --target .tools \
+		"uv>=0.5,<1" 2>/dev/null || { rm -rf .tools && $(PYTHON) -m venv .tools && \
+		.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"; }
 
 $(VENV)/.runtime: $(UV) pyproject.toml uv.lock
+	@echo "horologe: installing the locked dependencies into .venv/ (once)" >&2
 	$(UV) sync --frozen --no-dev --extra fast --extra http --compile-bytecode
 	touch $@
 
@@ -22,8 +27,12 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 	$(UV) sync --frozen --extra fast --extra http --compile-bytecode
 	touch $@ $(VENV)/.runtime
 
-run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
-	@$(VENV)/bin/horologe serve $(ARGS)
+# stdout belongs to the protocol, from the first run on: the set-up (a sub-make, silent when there is nothing to do)
+# writes to stderr, and the server replaces the shell. A client config that runs this: make --no-print-directory
+# -C /path/to/horologe run (make's own "Entering directory" line, which -C turns on, would reach stdout).
+run:  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
+	@$(MAKE) --no-print-directory -s $(VENV)/.runtime >&2
+	@exec $(VENV)/bin/horologe serve $(ARGS)
 
 # Tests run in parallel (pytest-xdist), a module's tests in one worker (`--dist loadfile`: a module's servers and
 # builds are made once). Process tests wait more than they compute, so `make test` runs two workers per core.

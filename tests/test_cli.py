@@ -54,7 +54,34 @@ def test_call_with_a_bad_argument_reports_the_error_and_fails(capsys: pytest.Cap
 
 def test_call_of_an_unknown_tool_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", "get_weather"]) == 2
-    assert "Unknown tool" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("horologe: Unknown tool 'get_weather'.") and "Did you mean" not in err
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("get_curent_time", "get_current_time"),
+        ("convert_time", "convert_timezone"),
+        ("next_occurences", "next_occurrences"),
+    ],
+)
+def test_a_mistyped_tool_name_gets_a_did_you_mean(capsys: pytest.CaptureFixture[str], typed: str, meant: str) -> None:
+    assert main(["call", typed]) == 2
+    assert f"Did you mean {meant}" in capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("level", ["info", "Debug", "WARNING"])
+def test_log_levels_are_taken_in_any_case(capsys: pytest.CaptureFixture[str], level: str) -> None:
+    assert main(["tools", "--log-level", level]) == 0
+    assert "get_current_time" in capsys.readouterr().out
+
+
+def test_an_unknown_log_level_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["tools", "--log-level", "loud"])
+    err = capsys.readouterr().err
+    assert raised.value.code == 2 and "invalid choice: 'LOUD'" in err and "DEBUG" in err
 
 
 def test_bad_default_timezone_flag_stops_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:

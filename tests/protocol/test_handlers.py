@@ -21,6 +21,7 @@ from horologe.protocol.server import build_server
 from horologe.tools import registry as catalog
 from tests.calls import error_of, structured
 from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS, connect
+from tests.protocol.test_language import prefer
 
 pytestmark = pytest.mark.anyio
 ERAS = ["legacy", "2026-07-28"]
@@ -261,6 +262,15 @@ async def test_unknown_tool_is_a_protocol_error(wire_client: Client) -> None:
     with pytest.raises(MCPError) as raised:
         await wire_client.call_tool("get_weather", {})
     assert raised.value.error.code == INVALID_PARAMS
+
+
+async def test_a_mistyped_tool_name_is_answered_with_the_tool_meant_in_the_callers_language(client: Client) -> None:
+    with pytest.raises(MCPError) as raised:
+        await client.call_tool("get_curent_time", {})
+    assert raised.value.error.message.endswith("Did you mean get_current_time?")
+    with pytest.raises(MCPError) as translated:
+        await client.call_tool("get_curent_time", {}, meta=prefer("de"))
+    assert translated.value.error.message.endswith("Meinten Sie get_current_time?")
 
 
 async def test_a_tool_outside_the_offered_toolsets_names_its_toolset() -> None:

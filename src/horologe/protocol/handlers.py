@@ -7,6 +7,7 @@ model can act on; everything else raised here is answered by the pipeline's erro
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from functools import cache
@@ -18,12 +19,13 @@ from pydantic import ValidationError
 
 from horologe.context import RequestContext
 from horologe.core.errors import OutOfRange, OutOfTime, TimeError
-from horologe.core.messages import N_
+from horologe.core.messages import N_, msg
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
 from horologe.protocol import completion, elicit, prompts, resources
 from horologe.protocol.context import context_of
 from horologe.protocol.errors import (
+    DID_YOU_MEAN,
     ToolNotEnabled,
     UnknownPrompt,
     UnknownResource,
@@ -61,7 +63,10 @@ def run_tool(
         clipped, listed = name[:100], ", ".join(offered)
         if name in TOOLSET_OF:
             raise ToolNotEnabled(name=repr(clipped), toolset=TOOLSET_OF[name], tools=listed, data={"tool": clipped})
-        raise UnknownTool(name=repr(clipped), tools=listed, data={"tool": clipped})
+        known = [*offered, *(tool for tool in TOOLSET_OF if tool not in offered)]
+        close = difflib.get_close_matches(clipped, known, n=3, cutoff=0.6)
+        also = (msg(DID_YOU_MEAN, candidates=", ".join(close)),) if close else ()
+        raise UnknownTool(name=repr(clipped), tools=listed, data={"tool": clipped}, also=also)
     try:
         arguments = spec.arguments.model_validate(raw_arguments or {})
     except ValidationError as exc:
