@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from horologe.config import ConfigError, load_settings
 
     try:
-        settings = load_settings(args.config, _overrides(args))
+        settings = load_settings(args.config, flag_overrides(args))
     except ConfigError as exc:
         print(f"horologe: {exc}", file=sys.stderr)
         return 2
@@ -172,7 +172,8 @@ def missing_http_extra() -> str | None:
     )
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+def flag_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The settings the parsed command line sets (flags not given are left to the other sources)."""
     flags = {
         ("time", "default_timezone"): args.default_timezone,
         ("logging", "level"): args.log_level,
