@@ -7,8 +7,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from release import bundle, docs, image, registry
-from release.identity import identity
+from release import bundle, docs, image, registry, sizes
+from release.identity import ROOT, identity
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -23,6 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser("server-json", help="<out>/server.json for the MCP Registry (after `bundle`)")
     commands.add_parser("image-context", help="<out>/image/, the image's build context")
     commands.add_parser("docs", help="rewrite the parts of README.md and docs/ that list tools, from the registry")
+    commands.add_parser("sizes", help="write the artefacts' sizes (from <out>/) into docs/deployment.md")
     args = parser.parse_args(argv)
     me = identity()
     if args.command == "bundle":
@@ -35,6 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(args.out / "server.json")
     elif args.command == "image-context":
         print(image.context(me, image.revision(), args.out))
+    elif args.command == "sizes":
+        table = sizes.table(me, sizes.measure(me, args.out))
+        docs.fill(ROOT / "docs" / "deployment.md", "sizes", table, command="sizes")
+        print(table)
     else:
         for changed in docs.write():
             print(f"rewrote {changed}")

@@ -33,7 +33,7 @@ from release.settings import BUNDLE_SETTINGS
 MANIFEST_VERSION: Final = "0.4"  # the first with server type "uv"
 ICON: Final = ROOT / "release" / "icon.png"
 ENTRY_POINT: Final = "server/main.py"
-MAIN: Final = '''"""horologe's MCP Bundle entry point: serve MCP over stdio with the installed package's command line."""
+MAIN: Final = '''"""horologe's MCP Bundle entry point: serve MCP over stdio with the installed command line."""
 
 from horologe.cli import main
 

@@ -6,14 +6,17 @@ Each generated part sits between `<!-- begin NAME: python -m release docs -->` a
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from collections.abc import Callable, Mapping
+from urllib.parse import quote
 from pathlib import Path
 from typing import Final
 
 from horologe.tools.registry import DEFAULT_TOOLSETS, TOOLS, TOOLSET_OF, TOOLSETS, tool_schemas
 from horologe.tools.spec import ToolSpec
-from release.identity import ROOT
+from release.identity import ROOT, identity
 
 
 def first_sentence(spec: ToolSpec) -> str:
@@ -59,16 +62,39 @@ def tools_reference() -> str:
     return "\n".join(rows)
 
 
+def stdio_server() -> dict[str, object]:
+    """The client configuration that runs the published package over stdio, as the README's setups write it."""
+    return {"command": "uvx", "args": [identity().package]}
+
+
+def vscode_link() -> str:
+    """VS Code's install link: the server's `mcp.json` entry, URL-encoded."""
+    config = json.dumps({"type": "stdio", **stdio_server()}, separators=(",", ":"))
+    name = identity().package
+    return f"[Install in VS Code](https://vscode.dev/redirect/mcp/install?name={name}&config={quote(config, safe='')})"
+
+
+def cursor_link() -> str:
+    """Cursor's install deeplink: the server's `mcp.json` entry, base64-encoded (cursor.com/docs/mcp/install-links)."""
+    config = base64.b64encode(json.dumps(stdio_server(), separators=(",", ":")).encode()).decode()
+    name = identity().package
+    return f"[Add to Cursor](cursor://anysphere.cursor-deeplink/mcp/install?name={name}&config={quote(config, safe='')})"
+
+
 GENERATED: Final[Mapping[str, tuple[str, Callable[[], str]]]] = {
     "tools": ("README.md", readme_tools),
+    "vscode-link": ("README.md", vscode_link),
+    "cursor-link": ("README.md", cursor_link),
     "toolsets": ("docs/tools.md", toolsets_table),
     "tool-reference": ("docs/tools.md", tools_reference),
 }
 
 
-def block(name: str) -> re.Pattern[str]:
-    """The generated part `name` of a file, markers included."""
-    return re.compile(rf"(<!-- begin {name}: python -m release docs -->\n)(.*?)(\n<!-- end {name} -->)", re.DOTALL)
+def block(name: str, command: str = "docs") -> re.Pattern[str]:
+    """The generated part `name` of a file, markers included; `command` is the `python -m release` command that
+    writes it."""
+    begin = rf"<!-- begin {name}: python -m release {command} -->"
+    return re.compile(rf"({begin}\n)(.*?)(<!-- end {name} -->)", re.DOTALL)
 
 
 def stale(root: Path = ROOT) -> list[str]:
@@ -76,7 +102,7 @@ def stale(root: Path = ROOT) -> list[str]:
     found = []
     for name, (file, make) in GENERATED.items():
         match = block(name).search((root / file).read_text(encoding="utf-8"))
-        if match is None or match.group(2) != make():
+        if match is None or match.group(2) != make() + "\n":
             found.append(f"{file}: {name}")
     return found
 
@@ -85,10 +111,14 @@ def write(root: Path = ROOT) -> list[str]:
     """Rewrite every generated part; returns those that changed."""
     changed = stale(root)
     for name, (file, make) in GENERATED.items():
-        path = root / file
-        text = path.read_text(encoding="utf-8")
-        updated, count = block(name).subn(lambda found: found.group(1) + make() + found.group(3), text)
-        if count != 1:
-            raise ValueError(f"{file}: the markers of the generated part {name!r} are missing")
-        path.write_text(updated, encoding="utf-8")
+        fill(root / file, name, make())
     return changed
+
+
+def fill(path: Path, name: str, generated: str, command: str = "docs") -> None:
+    """Rewrite the generated part `name` of the file `path` to hold `generated`."""
+    text = path.read_text(encoding="utf-8")
+    updated, count = block(name, command).subn(lambda found: found.group(1) + generated + "\n" + found.group(3), text)
+    if count != 1:
+        raise ValueError(f"{path}: the markers of the generated part {name!r} are missing")
+    path.write_text(updated, encoding="utf-8")

@@ -18,7 +18,7 @@ from typing import Final
 from horologe import __version__
 
 ROOT: Final = Path(__file__).resolve().parents[1]
-# Where a file names the repository, the image or the registry entry: (what is named, pattern with the owner as group 1).
+# Where a file names the repository, the image or the registry entry: (what, a pattern with the owner as group 1).
 NAMED: Final = (
     ("repository", re.compile(r"github\.com/([\w.-]+)/horologe\b")),
     ("repository", re.compile(r"raw\.githubusercontent\.com/([\w.-]+)/horologe\b")),

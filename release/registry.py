@@ -18,7 +18,9 @@ STDIO: Final = {"type": "stdio"}
 
 def server_json(me: Identity, bundle_sha256: str) -> dict[str, Any]:
     """The server's registry entry for this version; `bundle_sha256` is the SHA-256 of the .mcpb it lists."""
-    environment = [_variable(setting.env, setting.description, setting.default, setting.choices) for setting in USER_SETTINGS]
+    environment = [
+        _variable(setting.env, setting.description, setting.default, setting.choices) for setting in USER_SETTINGS
+    ]
     return {
         "$schema": SCHEMA_URL,
         "name": me.registry_name,

@@ -53,7 +53,11 @@ def pixel(x: int, y: int) -> bytes:
     for distance, (r, g, b) in shapes(x + 0.5, y + 0.5):
         cover = max(0.0, min(1.0, 0.5 - distance))
         if cover:
-            red, green, blue = (red * (1 - cover) + r * cover, green * (1 - cover) + g * cover, blue * (1 - cover) + b * cover)
+            red, green, blue = (
+                red * (1 - cover) + r * cover,
+                green * (1 - cover) + g * cover,
+                blue * (1 - cover) + b * cover,
+            )
             alpha = alpha * (1 - cover) + cover
     if alpha:  # the sums are premultiplied by coverage: divide it out
         red, green, blue = red / alpha, green / alpha, blue / alpha

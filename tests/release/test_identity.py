@@ -19,9 +19,14 @@ VENDORED = ("release/registry/",)  # the registry's own files name their own exa
 def repository_files() -> list[Path]:
     """The files a clone has (tracked and new ones), text only, without what is vendored."""
     listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, check=True
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
     ).stdout.decode()
-    return [ROOT / name for name in listed.split("\0") if name and not name.startswith(VENDORED) and (ROOT / name).is_file()]
+    return [
+        ROOT / name for name in listed.split("\0") if name and not name.startswith(VENDORED) and (ROOT / name).is_file()
+    ]
 
 
 def test_every_file_names_the_one_identity() -> None:

@@ -72,8 +72,9 @@ def readme_docker_runs() -> list[DockerRun]:
     runs = [docker_run(shlex.split(line)) for line in re.findall(r"^docker run .*$", readme, flags=re.MULTILINE)]
     for block in re.findall(r"```json\n(.*?)```", readme, flags=re.DOTALL):
         for server in _servers(json.loads(block)):
-            if server.get("command") == "docker":
-                runs.append(docker_run(["docker", *server["args"]]))
+            arguments = server.get("args")
+            if server.get("command") == "docker" and isinstance(arguments, list):
+                runs.append(docker_run(["docker", *map(str, arguments)]))
     return runs
 
 
@@ -153,14 +154,16 @@ def test_the_image_context_holds_what_the_dockerfile_copies_and_runs_as_it_insta
     requirements = tmp_path / "requirements.txt"
     steps = [
         [str(UV), "venv", "--quiet", "--python", sys.executable, str(venv)],
-        [str(UV), "export", "--quiet", "--frozen", "--no-dev", "--extra", "fast", "--extra", "http"]
-        + ["--no-emit-project", "--directory", str(dist.image), "-o", str(requirements)],
+        [
+            *(str(UV), "export", "--quiet", "--frozen", "--no-dev", "--extra", "fast", "--extra", "http"),
+            *("--no-emit-project", "--directory", str(dist.image), "-o", str(requirements)),
+        ],
         [str(UV), "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), "-r", str(requirements)],
         [str(UV), "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), "--no-deps", str(dist.image)],
     ]
     for step in steps:
-        done = subprocess.run(step, capture_output=True, text=True, env=uv_env, timeout=600)
-        assert done.returncode == 0, f"dist/image: install: {' '.join(done.stderr.split())[-300:]}"
+        installed = subprocess.run(step, capture_output=True, text=True, env=uv_env, timeout=600)
+        assert installed.returncode == 0, f"dist/image: install: {' '.join(installed.stderr.split())[-300:]}"
     env = DockerRun().container_env(context, venv / "bin")
     done = subprocess.run(context.command([]), input=SEED_LINE, capture_output=True, env=env, timeout=120)
     assert done.returncode == 0 and answers_the_seed_line(done.stdout), f"dist/image: smoke run: {done.stderr!r}"
