@@ -62,7 +62,7 @@ format: $(VENV)/.dev
 clean:
 	rm -rf .tools $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.* build dist
 
-# What a release ships, built once into dist/ (tests/e2e/test_artifacts.py runs each from outside the repository):
+# What a release ships, built once into dist/ (tests/release checks each and runs it from outside the repository):
 # the wheel and the sdist (`uv build`), and one file to copy and run, a PEX (github.com/pex-tool/pex) of the locked
 # dependencies and that wheel, the http extra included. The PEX needs a Python 3.11+ on the target; its first run
 # unpacks into ~/.cache/pex (PEX_ROOT), every later run starts straight from there (--sh-boot: no second

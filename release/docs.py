@@ -10,9 +10,9 @@ import base64
 import json
 import re
 from collections.abc import Callable, Mapping
-from urllib.parse import quote
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote
 
 from horologe.tools.registry import DEFAULT_TOOLSETS, TOOLS, TOOLSET_OF, TOOLSETS, tool_schemas
 from horologe.tools.spec import ToolSpec
@@ -78,7 +78,9 @@ def cursor_link() -> str:
     """Cursor's install deeplink: the server's `mcp.json` entry, base64-encoded (cursor.com/docs/mcp/install-links)."""
     config = base64.b64encode(json.dumps(stdio_server(), separators=(",", ":")).encode()).decode()
     name = identity().package
-    return f"[Add to Cursor](cursor://anysphere.cursor-deeplink/mcp/install?name={name}&config={quote(config, safe='')})"
+    return (
+        f"[Add to Cursor](cursor://anysphere.cursor-deeplink/mcp/install?name={name}&config={quote(config, safe='')})"
+    )
 
 
 GENERATED: Final[Mapping[str, tuple[str, Callable[[], str]]]] = {

@@ -26,6 +26,11 @@ NAMED: Final = (
     ("registry name", re.compile(r"io\.github\.([\w.-]+)/horologe\b")),
 )
 IMAGE_TAG: Final = re.compile(r"ghcr\.io/[\w.-]+/horologe:([\w.-]+)")
+# A release's file names and its tag carry the version: the bundle, the wheel, the sdist, the GitHub release.
+RELEASE_FILE: Final = re.compile(
+    r"\bhorologe-(\d+\.\d+\.\d+[\w.]*?)(?:\.mcpb|\.tar\.gz|-py3)"
+    r"|(?:releases/download/|release create )v(\d+\.\d+\.\d+)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -83,3 +88,7 @@ def mismatches(me: Identity, name: str, text: str) -> Iterator[str]:
         for tag in IMAGE_TAG.finditer(line):
             if re.fullmatch(r"\d+(\.\d+)*\S*", tag.group(1)) and tag.group(1) != me.version:
                 yield f"{name}:{number}: tags the image {tag.group(1)!r}, not the version {me.version!r}"
+        for release in RELEASE_FILE.finditer(line):
+            version = release.group(1) or release.group(2)
+            if version != me.version:
+                yield f"{name}:{number}: names the release {version!r}, not the version {me.version!r}"

@@ -19,6 +19,12 @@ import pytest
 from tests.e2e.processes import PATIENCE, Output, end, spawn
 
 
+def users_shell() -> dict[str, str]:
+    """This process's environment without what `make test` or `uv run` pass down (a person's shell has neither)."""
+    skip = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
+    return {name: value for name, value in os.environ.items() if name not in skip}
+
+
 def free_port() -> int:
     """A TCP port that is free on 127.0.0.1 right now."""
     with socket.socket() as probe:

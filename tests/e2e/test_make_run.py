@@ -8,13 +8,14 @@ clone has); uv's download cache is the machine's, so no package is fetched twice
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Final
 
 import pytest
+
+from tests.e2e.conftest import users_shell
 
 pytestmark = pytest.mark.e2e
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -39,11 +40,6 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
     return target
-
-
-def users_shell() -> dict[str, str]:
-    """The environment a person's shell has: none of the make variables `make test` passes down to its children."""
-    return {name: value for name, value in os.environ.items() if name not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
 
 
 def answers_the_seed_line_alone(stdout: bytes) -> bool:

@@ -27,7 +27,9 @@ def request_validator() -> Draft202012Validator:
 
 
 def documented_examples() -> list[Any]:
-    texts = [(ROOT / name).read_text(encoding="utf-8").replace("\n#", "\n") for name in ("docs/http.md", "compose.yaml")]
+    texts = [
+        (ROOT / name).read_text(encoding="utf-8").replace("\n#", "\n") for name in ("docs/http.md", "compose.yaml")
+    ]
     return [json.loads(body) for text in texts for body in CURL.findall(text)]
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from typing import Any, Final
 import pytest
 
 from release.identity import Identity, identity
+from tests.e2e.conftest import users_shell
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 UV: Final = ROOT / ".tools" / "bin" / "uv"
@@ -54,12 +54,6 @@ class Dist:
             *(str(UV), "tool", "run", "--isolated", "--find-links", str(self.wheel.parent)),
             *("--from", requirement, "horologe", *arguments),
         ]
-
-
-def users_shell() -> dict[str, str]:
-    """This process's environment without what `make test` or `uv run` pass down (a person's shell has neither)."""
-    skip = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
-    return {name: value for name, value in os.environ.items() if name not in skip}
 
 
 @pytest.fixture(scope="session")

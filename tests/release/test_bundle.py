@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from horologe.tools.registry import TOOLS
-from release.bundle import ZIP_TIME, sha256
+from release.bundle import INSTALL_ENV, ZIP_TIME, sha256
 from release.settings import BUNDLE_SETTINGS
+from tests.e2e.conftest import users_shell
 from tests.interop.conftest import NODE_BIN, NODE_MODULES
 from tests.release.conftest import ROOT, SEED_LINE, UV, Dist, answers_the_seed_line
 
@@ -51,9 +52,7 @@ def launch(unpacked: Path, **settings: str) -> tuple[list[str], dict[str, str]]:
     assert config["command"] == "uv"
     command = [str(UV), *(fill(argument) for argument in config["args"])]
     environment = {name: fill(value) for name, value in config.get("env", {}).items()}
-    skip = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "VIRTUAL_ENV")
-    shell = {name: value for name, value in os.environ.items() if name not in skip}
-    return command, {**shell, "UV_PYTHON_DOWNLOADS": "never", **environment}
+    return command, {**users_shell(), "UV_PYTHON_DOWNLOADS": "never", **environment}
 
 
 def test_mcpb_validates_the_manifest_as_shipped(dist: Dist, unpacked: Path) -> None:
@@ -71,7 +70,8 @@ def test_the_manifest_lists_the_registrys_tools_and_asks_for_the_zone_and_the_to
     assert all(tool["description"] and "{" not in tool["description"] for tool in declared["tools"])
     assert set(declared["user_config"]) == {setting.key for setting in BUNDLE_SETTINGS}
     assert declared["server"]["mcp_config"]["env"] == {
-        setting.env: f"${{user_config.{setting.key}}}" for setting in BUNDLE_SETTINGS
+        **{setting.env: f"${{user_config.{setting.key}}}" for setting in BUNDLE_SETTINGS},
+        **INSTALL_ENV,
     }
     assert declared["server"]["type"] == "uv" and (unpacked / declared["server"]["entry_point"]).is_file()
 

@@ -82,7 +82,7 @@ def test_missing_markers_are_named(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "tools.md").write_text((ROOT / "docs" / "tools.md").read_text(encoding="utf-8"))
     (tmp_path / "README.md").write_text("# horologe\n\nno generated parts\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="README.md: the markers of the generated part 'tools' are missing"):
+    with pytest.raises(ValueError, match=r"README\.md: the markers of the generated part 'tools' are missing"):
         write(tmp_path)
 
 

@@ -29,6 +29,7 @@ def repository_files() -> list[Path]:
     ]
 
 
+@pytest.mark.e2e  # asks git which files a clone has
 def test_every_file_names_the_one_identity() -> None:
     me = identity()
     found: list[str] = []
@@ -54,6 +55,7 @@ def test_the_generated_files_name_it_too(dist: Dist) -> None:
 def test_another_owner_or_version_is_named_with_its_file_and_line() -> None:
     me = Identity(owner="someone", package="horologe", version="1.2.3", description="")
     mine, theirs = "someone", "other"  # written apart, so this file itself names no owner but the real one
+    good, bad, old, older = "1.2.3", "1.2.0", "1.0.0", "0.9.0"  # and no release but the real one
     text = "\n".join(
         [
             f"see https://github.com/{mine}/horologe",
@@ -61,12 +63,17 @@ def test_another_owner_or_version_is_named_with_its_file_and_line() -> None:
             f"name: io.github.{theirs}/horologe",
             f"image: ghcr.io/{mine}/horologe:1.2.2",
             f"image: ghcr.io/{mine}/horologe:latest",
+            f"download horologe-{good}.mcpb or horologe-{bad}.mcpb from releases/download/v{good}/",
+            f"uv publish dist/horologe-{old}-py3-none-any.whl dist/horologe-{good}.tar.gz; gh release create v{older}",
         ]
     )
     assert list(mismatches(me, "compose.yaml", text)) == [
         "compose.yaml:2: names the image of 'other', not 'someone'",
         "compose.yaml:3: names the registry name of 'other', not 'someone'",
         "compose.yaml:4: tags the image '1.2.2', not the version '1.2.3'",
+        "compose.yaml:6: names the release '1.2.0', not the version '1.2.3'",
+        "compose.yaml:7: names the release '1.0.0', not the version '1.2.3'",
+        "compose.yaml:7: names the release '0.9.0', not the version '1.2.3'",
     ]
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from release import sizes
 from tests.e2e.conftest import free_port, wait_until_healthy
 from tests.release.conftest import ROOT, SEED_LINE, Dist, answers_the_seed_line
 
@@ -112,3 +113,14 @@ def test_the_pex_answers_the_seeds_stdio_line_from_a_fresh_cache(dist: Dist) -> 
     assert done.returncode == 0 and answers_the_seed_line(done.stdout), (
         f"dist/horologe (PEX): smoke run: {done.stderr.decode().strip().splitlines()[-1:]}"
     )
+
+
+def test_the_documented_sizes_are_the_artefacts_within_a_tenth(dist: Dist) -> None:
+    documented = sizes.documented((ROOT / "docs" / "deployment.md").read_text(encoding="utf-8"))
+    measured = sizes.measure(dist.me, dist.wheel.parent)
+    assert documented.keys() == measured.keys(), "docs/deployment.md: sizes: run `.venv/bin/python -m release sizes`"
+    for artefact, size in measured.items():
+        assert abs(size / sizes.MB - documented[artefact]) <= 0.1 * documented[artefact], (
+            f"docs/deployment.md: sizes: {artefact} is {size / sizes.MB:.1f} MB, documented {documented[artefact]} MB:"
+            " run `.venv/bin/python -m release sizes`"
+        )
