@@ -113,7 +113,7 @@ dist: dist/horologe $(BUNDLE) dist/server.json dist/image/Dockerfile  ## build e
 # check is one line naming the artefact and the check. `make test` runs the same tests among all the others.
 release-check: $(VENV)/.dev  ## build and check everything a release ships (docs/releasing.md)
 	tests/interop/install.sh >&2
-	$(UV) run --frozen pytest tests/release -p no:cacheprovider -q --tb=line -rN -n 2 --dist loadfile
+	$(UV) run --frozen pytest tests/release -p no:cacheprovider -q --tb=no -rN -n 2 --dist loadfile
 
 # Catalogs (SEP-2792): extract our strings, merge them into every language's .po, compile the shipped .mo files.
 LOCALES := src/horologe/i18n/locales

@@ -12,7 +12,7 @@ import fcntl
 import json
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -93,3 +93,24 @@ def answers_the_seed_line(output: bytes) -> bool:
         return False
     answer: Mapping[str, Any] = json.loads(lines[0])
     return bool(answer.get("id") == 1 and "timezone" in answer.get("result", {}).get("structuredContent", {}))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed release check is reported in one line: its message (the artefact, the check, what is wrong), then
+    where it was checked. The messages are written to be read alone; a traceback would bury them."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()  # type: ignore[attr-defined]
+    if report.failed and call.excinfo is not None:
+        message = str(call.excinfo.value).strip().splitlines() or [call.excinfo.typename]
+        here = Path(__file__).parent
+        entries = [entry for entry in call.excinfo.traceback if Path(entry.path).is_relative_to(here)]
+        where = f"{Path(entries[-1].path).relative_to(ROOT)}:{entries[-1].lineno + 1}" if entries else item.nodeid
+        report.longrepr = f"{message[0]}  [{where}]"
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """With `--tb=no` (as `make release-check` runs), each failed check's one line, and nothing else."""
+    if config.option.tbstyle == "no":
+        for report in terminalreporter.stats.get("failed", []):
+            terminalreporter.write_line(str(report.longrepr))
