@@ -39,9 +39,6 @@ from horologe.cli import main
 
 raise SystemExit(main())
 '''
-# The first start compiles the installed packages' bytecode, as `make run` does: later starts then never compile,
-# even where Python may not write bytecode next to the sources.
-INSTALL_ENV: Final = {"UV_COMPILE_BYTECODE": "1"}
 # A fixed time for every file in the zip, so that the same inputs give the same bundle and the same SHA-256.
 ZIP_TIME: Final = (2020, 1, 1, 0, 0, 0)
 
@@ -80,7 +77,7 @@ def bundle_project(me: Identity, wheel: str, requirements: Sequence[str]) -> str
 
 def manifest(me: Identity) -> dict[str, Any]:
     """manifest.json: what Claude Desktop shows, asks and runs."""
-    env = {setting.env: f"${{user_config.{setting.key}}}" for setting in BUNDLE_SETTINGS} | INSTALL_ENV
+    env = {setting.env: f"${{user_config.{setting.key}}}" for setting in BUNDLE_SETTINGS}
     return {
         "manifest_version": MANIFEST_VERSION,
         "name": me.package,

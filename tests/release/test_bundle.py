@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from horologe.tools.registry import TOOLS
-from release.bundle import INSTALL_ENV, ZIP_TIME, sha256
+from release.bundle import ZIP_TIME, sha256
 from release.settings import BUNDLE_SETTINGS
 from tests.e2e.conftest import users_shell
 from tests.interop.conftest import NODE_BIN, NODE_MODULES
@@ -70,8 +70,7 @@ def test_the_manifest_lists_the_registrys_tools_and_asks_for_the_zone_and_the_to
     assert all(tool["description"] and "{" not in tool["description"] for tool in declared["tools"])
     assert set(declared["user_config"]) == {setting.key for setting in BUNDLE_SETTINGS}
     assert declared["server"]["mcp_config"]["env"] == {
-        **{setting.env: f"${{user_config.{setting.key}}}" for setting in BUNDLE_SETTINGS},
-        **INSTALL_ENV,
+        setting.env: f"${{user_config.{setting.key}}}" for setting in BUNDLE_SETTINGS
     }
     assert declared["server"]["type"] == "uv" and (unpacked / declared["server"]["entry_point"]).is_file()
 
