@@ -77,7 +77,9 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     _add_settings_flags(parser)
     parser.add_argument("--transport", choices=["stdio", "http"], help="stdio (default; for local clients) or http")
     parser.add_argument("--host", help="HTTP: address to bind (default 127.0.0.1; environment HOST)")
-    parser.add_argument("--port", type=int, help="HTTP: port to bind (default 8080; environment PORT; 0: any free port)")
+    parser.add_argument(
+        "--port", type=int, help="HTTP: port to bind (default 8080; environment PORT; 0: any free port)"
+    )
     parser.add_argument("--workers", type=int, help="HTTP: worker processes (default 1)")
     parser.add_argument(
         "--stateful", action="store_true", default=None, help="HTTP: 2025-era sessions with SSE (default: stateless)"

@@ -11,12 +11,12 @@ import re
 import select
 import subprocess
 import sys
-import time
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import RunningServer, free_port, start_http_server, wait_until_healthy
+from tests.e2e.conftest import RunningServer, check_healthy, free_port, start_http_server
+from tests.e2e.processes import Output, spawn
 from tests.e2e.test_http_process import send
 
 pytestmark = [pytest.mark.e2e]
@@ -30,21 +30,6 @@ def records_of(stderr: str) -> list[dict[str, Any]]:
         assert list(record)[:4] == ["ts", "level", "logger", "message"], record
         assert MILLISECONDS.fullmatch(record["ts"]), record
     return records
-
-
-def lines_until(server: RunningServer, text: str, timeout: float = 60.0) -> str:
-    """The server's stderr up to the line holding `text` (it keeps running): a readiness line, waited for."""
-    assert server.process.stderr is not None
-    descriptor = server.process.stderr.fileno()  # read unbuffered: select() sees only what the pipe still holds
-    said = b""
-    deadline = time.monotonic() + timeout
-    while text.encode() not in said or not said.endswith(b"\n"):
-        ready, _, _ = select.select([descriptor], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
-            server.stop()
-            raise AssertionError(f"no {text!r} on stderr within {timeout} s:\n{said.decode()}")
-        said += os.read(descriptor, 65536)
-    return said.decode()
 
 
 def test_a_plain_loopback_start_warns_of_nothing_and_says_once_where_it_listens() -> None:
@@ -65,11 +50,10 @@ def test_a_plain_loopback_start_warns_of_nothing_and_says_once_where_it_listens(
 def test_with_workers_the_address_is_said_once_a_worker_accepts_and_each_request_is_logged_once() -> None:
     # Two workers: the supervisor (which binds) and the spawned workers (which configure logging themselves).
     server = start_http_server(["--workers", "2", "--cors-origin", "https://app.example"])
-    listening = f"listening on http://127.0.0.1:{server.port}/mcp"
-    said = lines_until(server, listening)  # a worker answered /healthz; the supervisor says so right after
+    listening = f"listening on http://127.0.0.1:{server.port}/mcp"  # started: the line was said (and waited for)
     for number in range(4):
         assert send(server, "GET", "/healthz", b"", [("X-Request-Id", f"w-{number}")])[0] == 200
-    records = records_of(said + server.stop())
+    records = records_of(server.stop())
     messages = [record["message"] for record in records]
     assert messages.count(listening) == 1 and not any("Uvicorn running" in message for message in messages)
     started = [index for index, message in enumerate(messages) if message == "Application startup complete."]
@@ -109,16 +93,14 @@ def test_a_port_in_use_is_one_line_and_a_failed_start_before_anything_claims_to_
 def test_port_and_host_as_a_hosting_platform_sets_them() -> None:
     port = free_port()
     env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1"}
-    command = [sys.executable, "-m", "horologe", "serve", "--transport", "http"]
-    process = subprocess.Popen(
-        command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    server = RunningServer(process, port)
+    process = spawn([sys.executable, "-m", "horologe", "serve", "--transport", "http"], env=env)
+    assert process.stderr is not None
+    server = RunningServer(process, port, Output(process.stderr))
     try:
-        wait_until_healthy(port, process)
+        server.wait_for_log(f"listening on http://127.0.0.1:{port}/mcp")
+        check_healthy(port)
     finally:
-        stderr = server.stop()
-    assert f"listening on http://127.0.0.1:{port}/mcp" in stderr
+        server.stop()
 
 
 def test_a_person_at_a_terminal_is_told_what_the_stdio_server_waits_for() -> None:

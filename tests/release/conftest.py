@@ -44,8 +44,14 @@ class Dist:
     me: Identity
 
     def env(self, **extra: str) -> dict[str, str]:
-        """The environment of a user's shell: tools installed into the scratch directory, no Python downloads."""
-        tools = {"UV_TOOL_DIR": str(self.outside / "tools"), "UV_PYTHON_DOWNLOADS": "never"}
+        """The environment of a user's shell: tools and uv's cache in the scratch directory, no Python downloads."""
+        # A fresh uv cache too, as a user's first `uvx horologe` has: uv takes a find-links wheel of a version it has
+        # cached as unchanged, so a shared cache could run a wheel built before this one (the dependencies download).
+        tools = {
+            "UV_TOOL_DIR": str(self.outside / "tools"),
+            "UV_CACHE_DIR": str(self.outside / "uv-cache"),
+            "UV_PYTHON_DOWNLOADS": "never",
+        }
         return {**users_shell(), **tools, **extra}
 
     def uvx(self, requirement: str, *arguments: str) -> list[str]:
@@ -106,7 +112,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         here = Path(__file__).parent
         entries = [entry for entry in call.excinfo.traceback if Path(entry.path).is_relative_to(here)]
         where = f"{Path(entries[-1].path).relative_to(ROOT)}:{entries[-1].lineno + 1}" if entries else item.nodeid
-        report.longrepr = f"{message[0]}  [{where}]"
+        last = f" ... {message[-1].strip()}" if len(message) > 1 else ""  # e.g. a process's last words
+        report.longrepr = f"{message[0]}{last}  [{where}]"
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -4,7 +4,6 @@ with a fresh tool environment or cache, answering the seed's stdio line."""
 from __future__ import annotations
 
 import email
-import os
 import subprocess
 import urllib.request
 import zipfile
@@ -13,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from release import sizes
-from tests.e2e.conftest import free_port, wait_until_healthy
+from tests.e2e.conftest import check_healthy
+from tests.e2e.processes import Output, end, spawn
 from tests.release.conftest import ROOT, SEED_LINE, Dist, answers_the_seed_line
 
 pytestmark = pytest.mark.e2e
@@ -78,23 +78,18 @@ def test_http_without_the_extra_names_it_in_one_line(dist: Dist) -> None:
 
 @pytest.fixture
 def http_from_the_wheel(dist: Dist) -> Iterator[int]:
-    port = free_port()
-    command = dist.uvx(f"horologe[http]=={dist.me.version}", "serve", "--transport", "http", "--port", str(port))
-    process = subprocess.Popen(
-        command,
-        cwd=dist.outside,
-        env=dist.env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    """The wheel with the http extra, served by uvx on a port it picks; that port once it answers /healthz."""
+    command = dist.uvx(f"horologe[http]=={dist.me.version}", "serve", "--transport", "http", "--port", "0")
+    process = spawn(command, env=dist.env(), cwd=dist.outside)
+    assert process.stderr is not None
+    log = Output(process.stderr)
     try:
-        wait_until_healthy(port, process, timeout=300)
+        line = log.wait_for("listening on http://127.0.0.1:", timeout=300)  # uvx installs the extra first
+        port = int(line.split("listening on http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        check_healthy(port)
         yield port
     finally:
-        os.killpg(process.pid, 15)
-        process.communicate(timeout=30)
+        end(process, log)
 
 
 def test_the_wheel_with_the_http_extra_serves_the_curl_example(http_from_the_wheel: int) -> None:
