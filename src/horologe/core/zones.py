@@ -38,6 +38,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
@@ -46,14 +47,28 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from horologe.core import tzdb
+from horologe.core.coordinates import COORDINATES_HELP, looks_like_coordinates, read_coordinates
 from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTimezone
-from horologe.core.gazetteer import Gazetteer, Match, Place
+from horologe.core.gazetteer import Gazetteer, Place, fold
 from horologe.core.messages import N_, Message, msg
+from horologe.core.place_names import Candidate, candidates, in_scope, named_places, qualifier_scopes
 
-ZoneKind = Literal["iana", "alias", "fixed_offset", "utc", "city", "abbreviation", "case_insensitive", "country"]
+ZoneKind = Literal[
+    "iana",
+    "alias",
+    "fixed_offset",
+    "utc",
+    "city",
+    "abbreviation",
+    "case_insensitive",
+    "country",
+    "region",
+    "coordinates",
+]
 
 MAX_INPUT_LENGTH = 256
-_READ_KINDS = frozenset({"abbreviation", "city", "country"})
+_READ_KINDS = frozenset({"abbreviation", "city", "country", "region", "coordinates"})
+_RENAMED_KINDS = frozenset({"alias", "case_insensitive"})
 AMBIGUOUS_SHARE: Final = 0.5
 """A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
 MAX_FUZZY_INPUT: Final = 64
@@ -62,13 +77,17 @@ OTHER_SHARE: Final = 0.1
 """Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
 MAX_OFFSET = timedelta(hours=14)
 TIMEZONE_HELP: Final = msg(N_("Use an IANA name such as 'Europe/Vienna', a UTC offset such as '+05:30', or 'UTC'."))
+PLACE_HELP: Final = msg(
+    N_(
+        "Name a city ('Vienna'), a city with its country or state ('Vienna, Austria', 'Portland, Oregon'), a state or "
+        "province ('Bavaria'), coordinates ('48.21, 16.37'), an IANA name ('Europe/Vienna') or a UTC offset ('+05:30')."
+    )
+)
 _HELP_SUGGESTIONS: Final = ("UTC", "Europe/Vienna", "+05:30")
 _UTC_CANONICAL = frozenset({"Etc/UTC"})
 _UTC_WORDS = frozenset({"z", "ut"})
 _OFFSET = re.compile(r"^(?:UTC|GMT|UT)?([+-])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?$", re.IGNORECASE)
 _OFFSET_LIKE = re.compile(r"^(?:UTC|GMT|UT)?[+-]", re.IGNORECASE)
-_SEPARATORS = re.compile(r"[\W_]+")
-_ACCENT, _LAST_ACCENT = "\u0300", "\u036f"  # Unicode's Combining Diacritical Marks
 
 # Abbreviation -> candidate zones. One candidate: resolved directly. Several: AmbiguousTimezone.
 ABBREVIATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -182,16 +201,19 @@ class ResolvedZone:
 
     kind tells how the input was understood:
     - ``iana``: an exact canonical IANA key (``Europe/Vienna``);
-    - ``alias``: an exact IANA link name, kept as typed (``US/Eastern``; canonical ``America/New_York``);
+    - ``alias``: an exact IANA link name (``US/Eastern``), answered by its canonical zone (``America/New_York``);
     - ``case_insensitive``: an IANA key typed with other case, accents or spaces (``europe/vienna``);
     - ``utc``: any spelling of UTC, including zero offsets (key ``UTC``, tz ``datetime.UTC``);
     - ``fixed_offset``: a UTC offset (key the normalized label such as ``+05:30``, tz ``datetime.timezone``);
-    - ``city``: a city named by the last segment of an IANA key (``new york``);
+    - ``city``: a city, alone or qualified (``Mumbai``, ``Portland, Oregon``), or the last segment of a key;
     - ``abbreviation``: an abbreviation from the curated table (``PST``);
-    - ``country``: an ISO 3166 code or country name of a country with a single zone (``AT``).
+    - ``country``: an ISO 3166 code or country name of a country with a single zone (``AT``);
+    - ``region``: a state, province or other first-level division of one clock (``Bavaria``, ``Arizona``);
+    - ``coordinates``: a latitude and longitude (``48.2082, 16.3738``), read by the coordinates lookup.
 
-    `place` names the city a typed name was read as (``Mumbai, IN``), `others` the zones of smaller places of the
-    same name that were not chosen.
+    `key` is always the canonical zone (or ``UTC``, or the offset's label), what a model should pass on; `input` is
+    what was typed. `place` names the place a typed name was read as (``Mumbai, IN``), `others` the zones of smaller
+    places of the same name, or of a division's other clocks, that were not chosen.
     """
 
     key: str
@@ -203,9 +225,10 @@ class ResolvedZone:
     others: tuple[str, ...] = ()
 
     def reading(self) -> dict[str, object] | None:
-        """How typed input was read, when it was not a zone's own name: what was typed, the zone, the way it was read
-        (`abbreviation`, `city`, `country`), the place and the other readings (None for IANA names and offsets)."""
-        if self.kind not in _READ_KINDS:
+        """How typed input was read, when it was not the zone's own canonical name: what was typed, the zone, the way
+        it was read (`abbreviation`, `city`, `country`, `region`, `coordinates`, or `alias` and `case_insensitive` for
+        other spellings of a zone), the place and the other readings (None for canonical names and offsets)."""
+        if self.kind not in _READ_KINDS and not (self.kind in _RENAMED_KINDS and self.input != self.key):
             return None
         found: dict[str, object] = {"input": self.input, "timezone": self.key, "read_as": self.kind}
         if self.place:
@@ -216,14 +239,6 @@ class ResolvedZone:
 
 
 # --- normalization -------------------------------------------------------------------------
-
-
-def fold(text: str) -> str:
-    """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("&", " and "))
-    # Only Latin-style accents go ('é' -> 'e'); kana voicing marks stay ('バ' is not 'ハ').
-    bare = unicodedata.normalize("NFC", "".join(char for char in decomposed if not _ACCENT <= char <= _LAST_ACCENT))
-    return " ".join(_SEPARATORS.sub(" ", bare.casefold()).split())
 
 
 def _fold_key(key: str) -> str:
@@ -357,10 +372,12 @@ def resolve_zone(
         return _utc(cleaned)
     if lowered in _lower_keys():
         return _from_key(_lower_keys()[lowered], cleaned, "case_insensitive")
+    if looks_like_coordinates(cleaned):
+        return _by_coordinates(lookup)
     compact = "".join(cleaned.split()).replace("\u2212", "-")
     if _OFFSET_LIKE.match(compact):
         return _fixed_offset(compact, cleaned)
-    for step in _STEPS:
+    for step in _STEPS if places is None else _PLACE_STEPS:
         found = step(lookup)
         if found is not None:
             return found
@@ -375,11 +392,16 @@ def _key_abbreviations() -> frozenset[str]:
 def _from_key(key: str, text: str, kind: ZoneKind) -> ResolvedZone:
     if key.casefold() in _utc_keys():
         return _utc(text)
-    return ResolvedZone(key, tzdb.get_zone(key), kind, tzdb.canonical_name(key), text)
+    canonical = tzdb.canonical_name(key)
+    return ResolvedZone(canonical, tzdb.get_zone(canonical), kind, canonical, text)
 
 
 def _typed(key: str, text: str, kind: ZoneKind, place: str | None = None, others: tuple[str, ...] = ()) -> ResolvedZone:
-    return ResolvedZone(key, tzdb.get_zone(key), kind, tzdb.canonical_name(key), text, place, others)
+    canonical = tzdb.canonical_name(key)
+    found = tuple(
+        dict.fromkeys(tzdb.canonical_name(other) for other in others if tzdb.canonical_name(other) != canonical)
+    )
+    return ResolvedZone(canonical, tzdb.get_zone(canonical), kind, canonical, text, place, found)
 
 
 def _utc(text: str) -> ResolvedZone:
@@ -484,38 +506,6 @@ def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
     return _city_zone(lookup, lookup.places.exemplars.get(fold(lookup.text), ()))
 
 
-def _by_place(lookup: _Lookup) -> ResolvedZone | None:
-    if lookup.places is None:
-        return None
-    found = lookup.places.matches(fold(lookup.text))
-    if lookup.hint is not None:
-        found = [match for match in found if match.place.country == lookup.hint] or found
-    if not found:
-        return None
-    best = found[0]
-    rivals = _distinct_zones([match for match in found if match.weight >= best.weight * AMBIGUOUS_SHARE])
-    if len(rivals) > 1:
-        raise AmbiguousTimezone(
-            N_("City {input} is ambiguous: it can mean {candidates}. Use the IANA name of the one you mean."),
-            input=repr(lookup.text),
-            candidates=_labelled([(_place_label(match.place), match.place.zone) for match in rivals], lookup.now),
-            suggestions=[match.place.zone for match in rivals],
-            details={"candidates": [match.place.zone for match in rivals]},
-        )
-    others = tuple(
-        match.place.zone for match in _distinct_zones(found)[1:3] if match.weight >= best.weight * OTHER_SHARE
-    )
-    return _typed(best.place.zone, lookup.text, "city", _place_label(best.place), others)
-
-
-def _distinct_zones(found: list[Match]) -> list[Match]:
-    """The best match of each clock (canonical zone), in order."""
-    seen: dict[str, Match] = {}
-    for match in found:
-        seen.setdefault(tzdb.canonical_name(match.place.zone), match)
-    return list(seen.values())
-
-
 def _place_label(place: Place) -> str:
     return f"{place.name}, {place.country}"
 
@@ -581,23 +571,215 @@ _STEPS = (
     _by_country_code,
     _by_folded_key,
     _by_country_name,
-    _by_place,
     _by_primary_city,
     _by_exemplar_city,
     _by_any_city,
 )
+"""Without a places table: the database's own names and countries."""
+
+
+# --- places: names, qualified names, coordinates ---------------------------------------------------------------
+
+
+def _by_name(lookup: _Lookup) -> ResolvedZone | None:
+    """Cities, divisions and countries of the name, ranked (`horologe.core.place_names`)."""
+    assert lookup.places is not None
+    return _ranked(lookup, candidates(lookup.places, lookup.text, lookup.hint))
+
+
+def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
+    """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much."""
+    if not found:
+        return None
+    best = found[0]
+    rivals = _distinct([candidate for candidate in found if candidate.weight >= best.weight * AMBIGUOUS_SHARE])
+    if len(rivals) > 1:
+        listed = _labelled(
+            [(label, candidate.zones[0]) for label, candidate in _told_apart(lookup, rivals)], lookup.now
+        )
+        raise AmbiguousTimezone(
+            N_("{input} is ambiguous: it can mean {candidates}. Add the country or state, e.g. {example}."),
+            input=repr(lookup.text),
+            candidates=listed,
+            example=repr(rivals[0].label),
+            suggestions=[candidate.zones[0] for candidate in rivals],
+            details={"candidates": [candidate.zones[0] for candidate in rivals]},
+        )
+    best = _city_first(found, best)
+    if best.kind == "country":
+        return _country_zone(lookup, best.country)
+    if len(best.zones) > 1:
+        raise _many_clocks(lookup, best)
+    others = [
+        candidate.zones[0] for candidate in _distinct(found)[1:3] if candidate.weight >= best.weight * OTHER_SHARE
+    ]
+    if best.kind == "region":
+        others = [*_minor_clocks(lookup, best), *others]
+    return _typed(best.zones[0], lookup.text, best.kind, best.label, tuple(others))
+
+
+def _city_first(found: list[Candidate], best: Candidate) -> Candidate:
+    """A city of the best candidate's clock and at least half its weight, when the best is a division or country."""
+    if best.kind == "city":
+        return best
+    same = (
+        c for c in found if c.kind == "city" and c.clock == best.clock and c.weight >= best.weight * AMBIGUOUS_SHARE
+    )
+    return next(same, best)
+
+
+def _told_apart(lookup: _Lookup, found: list[Candidate]) -> list[tuple[str, Candidate]]:
+    """Each candidate's label, with its state or province where two would read alike ('Springfield, Illinois, US')."""
+    labels = Counter(candidate.label for candidate in found)
+    told = []
+    for candidate in found:
+        division = lookup.places.division(candidate.country, candidate.division) if lookup.places else None
+        if labels[candidate.label] > 1 and division is not None and candidate.kind == "city":
+            told.append((f"{candidate.label.rsplit(', ', 1)[0]}, {division.name}, {candidate.country}", candidate))
+        else:
+            told.append((candidate.label, candidate))
+    return told
+
+
+def _minor_clocks(lookup: _Lookup, division: Candidate) -> list[str]:
+    """The clocks of a division's smaller part (El Paso's America/Denver for Texas)."""
+    assert lookup.places is not None
+    found = lookup.places.division(division.country, division.division)
+    return [zone for zone, _ in found.zones[1:]] if found is not None else []
+
+
+def _distinct(found: list[Candidate]) -> list[Candidate]:
+    """The heaviest candidate of each clock, in order."""
+    seen: dict[str, Candidate] = {}
+    for candidate in found:
+        seen.setdefault(candidate.clock, candidate)
+    return list(seen.values())
+
+
+def _many_clocks(lookup: _Lookup, division: Candidate) -> AmbiguousTimezone:
+    return AmbiguousTimezone(
+        N_("{region} keeps {count} clocks: {zones}. Name a city there or the zone, e.g. {example}."),
+        region=division.label,
+        count=len(division.zones),
+        zones=_labelled([(zone, zone) for zone in division.zones[:MAIN_ZONES]], lookup.now),
+        example=repr(division.zones[0]),
+        suggestions=division.zones[:3],
+        details={"region": division.label, "candidates": list(division.zones)},
+    )
+
+
+def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
+    """'City, Country', 'City, State' or 'City, State, Country' (names or codes, in the twelve languages)."""
+    assert lookup.places is not None
+    parts = [part.strip() for part in lookup.text.split(",")]
+    if len(parts) < 2:
+        return None
+    if len(parts) > 3 or not all(parts):
+        raise InvalidTimezone(
+            N_("{input} is not a place: write a city and then its state or country, e.g. 'Portland, Oregon, US'."),
+            input=repr(lookup.text),
+            also=(PLACE_HELP,),
+            suggestions=_HELP_SUGGESTIONS,
+        )
+    name, qualifiers = parts[0], parts[1:]
+    scopes = []
+    for qualifier in qualifiers:
+        scope = qualifier_scopes(lookup.places, qualifier)
+        if not scope:
+            raise InvalidTimezone(
+                N_("{qualifier} in {input} is neither a country nor a state or province we know."),
+                qualifier=repr(qualifier),
+                input=repr(lookup.text),
+                also=(PLACE_HELP,),
+                suggestions=_HELP_SUGGESTIONS,
+            )
+        scopes.append(scope)
+    named = named_places(lookup.places, name)
+    if not named:
+        return None  # no place of that name: the unknown-name answer suggests spellings
+    inside = [candidate for candidate in named if all(in_scope(candidate, scope) for scope in scopes)]
+    if not inside:
+        elsewhere = _distinct(named)[:3]
+        raise InvalidTimezone(
+            N_("There is no {name} in {qualifier} that we know; {name} is in {places}."),
+            name=repr(name),
+            qualifier=repr(", ".join(qualifiers)),
+            places=_labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now),
+            suggestions=[candidate.zones[0] for candidate in elsewhere],
+        )
+    return _ranked(lookup, inside)
+
+
+def _by_split(lookup: _Lookup) -> ResolvedZone | None:
+    """'City State' or 'City Country' without a comma ('Portland Oregon', 'Paris France'), when exactly one way of
+    splitting the words names a place inside a qualifier."""
+    assert lookup.places is not None
+    words = lookup.text.split()
+    found: list[ResolvedZone] = []
+    for size in range(1, min(3, len(words) - 1) + 1):
+        name, qualifier = " ".join(words[:-size]), " ".join(words[-size:])
+        scopes = qualifier_scopes(lookup.places, qualifier)
+        inside = [c for c in named_places(lookup.places, name) if in_scope(c, scopes)] if scopes else []
+        if inside:
+            zone = _ranked(lookup, inside)
+            if zone is not None:
+                found.append(zone)
+    if len({zone.key for zone in found}) == 1:
+        return found[0]
+    return None
+
+
+def _by_coordinates(lookup: _Lookup) -> ResolvedZone:
+    point = read_coordinates(lookup.text)
+    if lookup.places is None or lookup.places.locate is None:
+        raise InvalidTimezone(
+            N_("Coordinates such as {input} are not read here. Name the zone instead, e.g. 'Europe/Vienna'."),
+            input=repr(lookup.text),
+            also=(TIMEZONE_HELP,),
+            suggestions=_HELP_SUGGESTIONS,
+        )
+    zone = lookup.places.locate(point.latitude, point.longitude)
+    if zone is None:
+        raise InvalidTimezone(
+            N_("No timezone is known at {point}."),
+            point=point.label(),
+            also=(COORDINATES_HELP,),
+            suggestions=_HELP_SUGGESTIONS,
+        )
+    return _typed(zone, lookup.text, "coordinates", point.label())
+
+
+_PLACE_STEPS = (
+    _by_abbreviation,
+    _by_folded_key,
+    _by_name,
+    _by_qualified,
+    _by_primary_city,
+    _by_exemplar_city,
+    _by_any_city,
+    _by_split,
+)
+"""With the places table: cities, divisions and countries ranked together, then qualified names."""
 
 
 # --- unknown input -------------------------------------------------------------------------
 
 
 def _unknown(lookup: _Lookup) -> InvalidTimezone:
-    suggestions = did_you_mean(lookup.text, places=lookup.places)
+    if lookup.places is None:
+        suggestions = did_you_mean(lookup.text)
+        return InvalidTimezone(
+            N_("Unknown timezone {input}."),
+            input=repr(lookup.text),
+            also=(*did_you_mean_hint(suggestions, lookup.now), TIMEZONE_HELP),
+            suggestions=[zone for _, zone in suggestions],
+        )
+    suggestions = did_you_mean(lookup.text.split(",")[0], places=lookup.places)
     return InvalidTimezone(
-        N_("Unknown timezone {input}."),
+        N_("Unknown place or timezone {input}."),
         input=repr(lookup.text),
-        also=(*did_you_mean_hint(suggestions, lookup.now), TIMEZONE_HELP),
-        suggestions=[zone for _, zone in suggestions],
+        also=(*did_you_mean_hint(suggestions, lookup.now), PLACE_HELP),
+        suggestions=[zone for _, zone in suggestions] or _HELP_SUGGESTIONS,
     )
 
 
