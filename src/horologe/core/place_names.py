@@ -11,11 +11,14 @@ Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer 
 2. A place in the client's country weighs `HOME_WEIGHT` times more: 'Armenia' from Colombia is Armenia, Quindío;
    'Granada' from Spain the Andalusian city, not Grenada; 'LA' from the United States Los Angeles, not Laos.
 3. The heaviest wins, unless a place of another clock weighs at least half as much (`AMBIGUOUS_SHARE`, in
-   `horologe.core.zones`): then the name is refused with the candidates ('Georgia': the country or the US state).
+   `horologe.core.zones`), or a tenth for a city of 100,000+ by its own name against a division or country
+   (`OTHER_SHARE`, `CITY_RIVAL`; people type big cities far more often): then the name is refused with the
+   candidates ('Georgia': the country or the US state; 'Washington': the state or the capital).
    So a state- or country-sized name never resolves to a same-named small place elsewhere ('Arizona' is the state,
    not the Honduran town), and a tie is never guessed.
-4. Of places of one clock, a city is named before a division or country of its name that weighs less than twice
-   as much ('Seoul' is the city, not the special city; 'New York' the city, not the state).
+4. A city inside a division or country of its name stands for it when it has a tenth of its weight ('Chihuahua' is
+   the city, not the state of two clocks; 'New York' the city, not the state); of places of one clock, a city is
+   named before a division or country that weighs less than twice as much ('Seoul' is the city).
 
 A division's codes ('OR', 'NSW') name it only as a qualifier ('Portland, OR'); alone, 'OR' is no place.
 """
@@ -23,7 +26,7 @@ A division's codes ('OR', 'NSW') name it only as a qualifier ('Portland, OR'); a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from horologe.core import tzdb
@@ -51,6 +54,7 @@ class Candidate:
     division: str
     zones: tuple[str, ...]
     weight: float
+    own: bool = True
 
     @property
     def clock(self) -> str:
@@ -62,11 +66,12 @@ Scope = tuple[str, str | None]
 """Where a qualifier puts a place: a country, or a country and one of its divisions (GeoNames admin-1 code)."""
 
 
-def candidates(places: Gazetteer, text: str, hint: str | None = None) -> list[Candidate]:
-    """Every city, division and country `text` names, heaviest first (the client's country `hint` weighs more)."""
+def candidates(places: Gazetteer, text: str, hint: str | None = None, country: str | None = None) -> list[Candidate]:
+    """Every city, division and country `text` names, heaviest first (the client's country `hint` weighs more);
+    `country` is the country the text names by the tz database's own names and synonyms ('UK'), if any."""
     folded = fold(text)
     found = [*_cities(places, folded), *_divisions(places, folded)]
-    country = _country(places, text, folded)
+    country = _country(places, text, folded, country)
     if country is not None:
         found.append(country)
     if hint is not None:
@@ -87,20 +92,26 @@ def named_places(places: Gazetteer, text: str) -> list[Candidate]:
     return sorted(found, key=lambda candidate: -candidate.weight)
 
 
-def qualifier_scopes(places: Gazetteer, text: str) -> set[Scope]:
-    """Where a qualifier ('Austria', 'AT', 'Österreich', 'Oregon', 'OR', 'D.C.') puts a place; empty if unknown."""
+def qualifier_scopes(places: Gazetteer, text: str, country: str | None = None) -> set[Scope]:
+    """Where a qualifier ('Austria', 'AT', 'Österreich', 'Oregon', 'OR', 'D.C.') puts a place; empty if unknown.
+    `country` is the country the qualifier names by the tz database's own names and synonyms ('UK'), if any."""
     folded = fold(text)
     compact = folded.replace(" ", "")
-    scopes: set[Scope] = set()
+    scopes: set[Scope] = {(country, None)} if country else set()
     code = text.strip().upper()
     if len(code) == 2 and code.isalpha() and tzdb.country_name(code) is not None:
         scopes.add((code, None))
     country = places.country(folded)
     if country is not None:
         scopes.add((country.code, None))
-    scopes |= {(division.country, division.code) for division in places.divisions(folded)}
+    scopes |= {(division.country, division.code) for division, _ in places.divisions(folded)}
     scopes |= {(division.country, division.code) for division in places.divisions_coded(compact)}
     return scopes
+
+
+def within(candidate: Candidate, area: Candidate) -> bool:
+    """Whether a city lies in a division or country candidate."""
+    return candidate.country == area.country and (area.kind == "country" or candidate.division == area.division)
 
 
 def in_scope(candidate: Candidate, scopes: Iterable[Scope]) -> bool:
@@ -125,43 +136,48 @@ def _cities(places: Gazetteer, folded: str) -> list[Candidate]:
     found = []
     for match in places.matches(folded):
         place = match.place
-        found.append(Candidate(city_label(place), "city", place.country, place.division, (place.zone,), match.weight))
+        own = not match.alternate
+        found.append(
+            Candidate(city_label(place), "city", place.country, place.division, (place.zone,), match.weight, own)
+        )
     return found
 
 
 def _divisions(places: Gazetteer, folded: str) -> list[Candidate]:
-    return [_division(division, float(division.people)) for division in places.divisions(folded)]
+    found = []
+    for division, other in places.divisions(folded):
+        weight = division.people * (ALTERNATE_WEIGHT if other else 1.0)
+        zones = main_clocks(division.zones)
+        label = division_label(division)
+        found.append(Candidate(label, "region", division.country, division.code, zones, weight, not other))
+    return found
 
 
-def _division(division: Division, weight: float) -> Candidate:
-    total = sum(people for _, people in division.zones) or 1
-    main = division.zones[0]
-    zones = (main[0],) if main[1] >= total * ONE_CLOCK_SHARE else tuple(zone for zone, _ in division.zones)
-    return Candidate(division_label(division), "region", division.country, division.code, zones, weight)
+def main_clocks(clocks: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """A place's clocks to answer with: its main one alone when it keeps `ONE_CLOCK_SHARE` of the people, else all."""
+    total = sum(people for _, people in clocks) or 1
+    if clocks and clocks[0][1] >= total * ONE_CLOCK_SHARE:
+        return (clocks[0][0],)
+    return tuple(zone for zone, _ in clocks)
 
 
-def _country(places: Gazetteer, text: str, folded: str) -> Candidate | None:
+def _country(places: Gazetteer, text: str, folded: str, named: str | None) -> Candidate | None:
     code = text.strip().upper()
     if len(code) == 2 and code.isalpha() and tzdb.country_name(code) is not None:
-        weight, found = places.people(code) * ALTERNATE_WEIGHT, code
+        country, weight = places.country_coded(code), ALTERNATE_WEIGHT
+    elif named is not None:
+        country, weight = places.country_coded(named), 1.0
     else:
-        country = places.country(folded)
-        if country is None:
+        found = places.country(folded)
+        if found is None:
             return None
-        weight, found = country.people * (1.0 if country.primary else ALTERNATE_WEIGHT), country.code
-    zones = tzdb.zones_for_country(found)
+        country, weight = found, 1.0 if found.primary else ALTERNATE_WEIGHT
+    zones = main_clocks(country.zones) or tzdb.zones_for_country(country.code)
     if not zones:
         return None
-    name = tzdb.country_name(found) or found
-    return Candidate(name, "country", found, "", zones, max(weight, 1.0))
+    name = tzdb.country_name(country.code) or country.code
+    return Candidate(name, "country", country.code, "", zones, max(country.people * weight, 1.0), weight == 1.0)
 
 
 def _at_home(candidate: Candidate) -> Candidate:
-    return Candidate(
-        candidate.label,
-        candidate.kind,
-        candidate.country,
-        candidate.division,
-        candidate.zones,
-        candidate.weight * HOME_WEIGHT,
-    )
+    return replace(candidate, weight=candidate.weight * HOME_WEIGHT)

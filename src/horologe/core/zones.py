@@ -51,7 +51,7 @@ from horologe.core.coordinates import COORDINATES_HELP, looks_like_coordinates, 
 from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTimezone
 from horologe.core.gazetteer import Gazetteer, Place, fold
 from horologe.core.messages import N_, Message, msg
-from horologe.core.place_names import Candidate, candidates, in_scope, named_places, qualifier_scopes
+from horologe.core.place_names import Candidate, candidates, in_scope, named_places, qualifier_scopes, within
 
 ZoneKind = Literal[
     "iana",
@@ -73,6 +73,8 @@ AMBIGUOUS_SHARE: Final = 0.5
 """A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
+CITY_RIVAL: Final = 100_000
+"""A city of this many people ties a division or country of its name of up to ten times its weight."""
 OTHER_SHARE: Final = 0.1
 """Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
 MAX_OFFSET = timedelta(hours=14)
@@ -363,14 +365,14 @@ def resolve_zone(
     """
     cleaned = _clean(text)
     lookup = _Lookup(cleaned, _country_code(country_hint, places) if country_hint else None, places, now)
-    if source == "person" and cleaned.upper() in _key_abbreviations():
+    if source == "person" and cleaned.upper() in _key_abbreviations() and not _a_word(lookup):
         return _typed(_choose(lookup, ABBREVIATIONS[cleaned.upper()], "abbreviation"), cleaned, "abbreviation")
     if cleaned in tzdb.zone_names():
         return _from_key(cleaned, cleaned, "alias" if cleaned in tzdb.all_links() else "iana")
     lowered = cleaned.casefold()
     if lowered in _UTC_WORDS or lowered in _utc_keys():
         return _utc(cleaned)
-    if lowered in _lower_keys():
+    if lowered in _lower_keys() and not (_lower_keys()[lowered].isupper() and _a_word(lookup)):
         return _from_key(_lower_keys()[lowered], cleaned, "case_insensitive")
     if looks_like_coordinates(cleaned):
         return _by_coordinates(lookup)
@@ -436,9 +438,18 @@ def _offset_value(match: re.Match[str]) -> timedelta | None:
 
 def _by_abbreviation(lookup: _Lookup) -> ResolvedZone | None:
     candidates = ABBREVIATIONS.get(lookup.text.upper())
-    if candidates is None:
+    if candidates is None or _a_word(lookup):
         return None
     return _typed(_choose(lookup, candidates, "abbreviation"), lookup.text, "abbreviation")
+
+
+def _a_word(lookup: _Lookup) -> bool:
+    """Whether an abbreviation's letters, written as a word ('Est', 'Cat'), are a place's name: then they name it."""
+    text = lookup.text
+    if lookup.places is None or not text.istitle() or text.isupper():
+        return False
+    folded = fold(text)
+    return bool(lookup.places.matches(folded) or lookup.places.divisions(folded))
 
 
 def _by_country_code(lookup: _Lookup) -> ResolvedZone | None:
@@ -453,8 +464,10 @@ def _by_country_name(lookup: _Lookup) -> ResolvedZone | None:
     return None if code is None else _country_zone(lookup, code)
 
 
-def _country_zone(lookup: _Lookup, code: str) -> ResolvedZone:
-    zones = tzdb.zones_for_country(code)
+def _country_zone(lookup: _Lookup, code: str, clocks: tuple[str, ...] = ()) -> ResolvedZone:
+    """A country's one zone; refused with its main zones when it has several (its main clocks when `clocks` are
+    known from the places table, else its zones in the database)."""
+    zones = clocks or tzdb.zones_for_country(code)
     name = tzdb.country_name(code) or code
     if not zones:
         raise InvalidTimezone(
@@ -464,7 +477,7 @@ def _country_zone(lookup: _Lookup, code: str) -> ResolvedZone:
             also=(TIMEZONE_HELP,),
         )
     if len(zones) > 1:
-        main = _main_zones(code, zones, lookup.places)
+        main = list(clocks) or _main_zones(code, zones, lookup.places)
         shown = _labelled([(zone, zone) for zone in main[:MAIN_ZONES]], lookup.now)
         listed: str | Message = shown
         if len(main) > MAIN_ZONES:
@@ -492,7 +505,9 @@ def _main_zones(code: str, zones: tuple[str, ...], places: Gazetteer | None) -> 
 
 def _by_folded_key(lookup: _Lookup) -> ResolvedZone | None:
     key = _folded_keys().get(_fold_key(lookup.text))
-    return None if key is None else _from_key(key, lookup.text, "case_insensitive")
+    if key is None or (key.isupper() and _a_word(lookup)):
+        return None
+    return _from_key(key, lookup.text, "case_insensitive")
 
 
 def _by_primary_city(lookup: _Lookup) -> ResolvedZone | None:
@@ -584,15 +599,17 @@ _STEPS = (
 def _by_name(lookup: _Lookup) -> ResolvedZone | None:
     """Cities, divisions and countries of the name, ranked (`horologe.core.place_names`)."""
     assert lookup.places is not None
-    return _ranked(lookup, candidates(lookup.places, lookup.text, lookup.hint))
+    named = _country_names().get(fold(lookup.text))
+    return _ranked(lookup, candidates(lookup.places, lookup.text, lookup.hint, named))
 
 
 def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
     """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much."""
+    found = _cities_for_areas(found)
     if not found:
         return None
     best = found[0]
-    rivals = _distinct([candidate for candidate in found if candidate.weight >= best.weight * AMBIGUOUS_SHARE])
+    rivals = _distinct([candidate for candidate in found if _rival(candidate, best)])
     if len(rivals) > 1:
         listed = _labelled(
             [(label, candidate.zones[0]) for label, candidate in _told_apart(lookup, rivals)], lookup.now
@@ -606,16 +623,36 @@ def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
             details={"candidates": [candidate.zones[0] for candidate in rivals]},
         )
     best = _city_first(found, best)
-    if best.kind == "country":
-        return _country_zone(lookup, best.country)
+    if best.kind == "country" and len(best.zones) > 1:
+        return _country_zone(lookup, best.country, best.zones)
     if len(best.zones) > 1:
         raise _many_clocks(lookup, best)
     others = [
         candidate.zones[0] for candidate in _distinct(found)[1:3] if candidate.weight >= best.weight * OTHER_SHARE
     ]
-    if best.kind == "region":
+    if best.kind != "city":
         others = [*_minor_clocks(lookup, best), *others]
     return _typed(best.zones[0], lookup.text, best.kind, best.label, tuple(others))
+
+
+def _rival(candidate: Candidate, best: Candidate) -> bool:
+    """Whether a candidate ties the best: half its weight, or, for a city of 100,000 or more by its own name against a
+    division or country, a tenth (people type big cities far more often: 'Washington' is the state and the
+    capital; 'Wyoming' is the state, not Wyoming, Michigan)."""
+    city = candidate.kind == "city" and candidate.own and candidate.weight >= CITY_RIVAL
+    share = OTHER_SHARE if best.kind != "city" and city else AMBIGUOUS_SHARE
+    return candidate.weight >= best.weight * share
+
+
+def _cities_for_areas(found: list[Candidate]) -> list[Candidate]:
+    """Without the divisions and countries that a city of their name inside them, of a tenth of their weight, stands
+    for ('Chihuahua': the city, not the state of two clocks)."""
+    return [
+        area
+        for area in found
+        if area.kind == "city"
+        or not any(c.kind == "city" and within(c, area) and c.weight >= area.weight * OTHER_SHARE for c in found)
+    ]
 
 
 def _city_first(found: list[Candidate], best: Candidate) -> Candidate:
@@ -641,10 +678,13 @@ def _told_apart(lookup: _Lookup, found: list[Candidate]) -> list[tuple[str, Cand
     return told
 
 
-def _minor_clocks(lookup: _Lookup, division: Candidate) -> list[str]:
-    """The clocks of a division's smaller part (El Paso's America/Denver for Texas)."""
+def _minor_clocks(lookup: _Lookup, area: Candidate) -> list[str]:
+    """The clocks of a division's or country's smaller part (El Paso's America/Denver for Texas, the Canaries' for
+    Spain)."""
     assert lookup.places is not None
-    found = lookup.places.division(division.country, division.division)
+    if area.kind == "country":
+        return [zone for zone, _ in lookup.places.country_coded(area.country).zones[1:]]
+    found = lookup.places.division(area.country, area.division)
     return [zone for zone, _ in found.zones[1:]] if found is not None else []
 
 
@@ -684,7 +724,7 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
     name, qualifiers = parts[0], parts[1:]
     scopes = []
     for qualifier in qualifiers:
-        scope = qualifier_scopes(lookup.places, qualifier)
+        scope = qualifier_scopes(lookup.places, qualifier, _country_code(qualifier, lookup.places))
         if not scope:
             raise InvalidTimezone(
                 N_("{qualifier} in {input} is neither a country nor a state or province we know."),
@@ -718,7 +758,7 @@ def _by_split(lookup: _Lookup) -> ResolvedZone | None:
     found: list[ResolvedZone] = []
     for size in range(1, min(3, len(words) - 1) + 1):
         name, qualifier = " ".join(words[:-size]), " ".join(words[-size:])
-        scopes = qualifier_scopes(lookup.places, qualifier)
+        scopes = qualifier_scopes(lookup.places, qualifier, _country_names().get(fold(qualifier)))
         inside = [c for c in named_places(lookup.places, name) if in_scope(c, scopes)] if scopes else []
         if inside:
             zone = _ranked(lookup, inside)
