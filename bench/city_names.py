@@ -64,6 +64,7 @@ class Query:
     clocks: tuple[tuple[tuple[Any, ...], float], ...]  # (clock, share of people), the main one first
     bare: bool
     home: str  # the place's country
+    place: str  # which place is meant ('city:2761369', 'division:AT.09', 'country:AT')
 
 
 @cache
@@ -116,9 +117,10 @@ def queries(count: int) -> list[Query]:
         only = ((city["clock"], 1.0),)
         country = names.get(city["countrycode"], city["countrycode"])
         code = city["countrycode"]
-        found.append(Query("city: name", city["name"], None, only, True, code))
-        found.append(Query("city: name, country", f"{city['name']}, {country}", None, only, False, code))
-        found.append(Query("city: name + client country", city["name"], code, only, True, code))
+        place = f"city:{city['geonameid']}"
+        found.append(Query("city: name", city["name"], None, only, True, code, place))
+        found.append(Query("city: name, country", f"{city['name']}, {country}", None, only, False, code, place))
+        found.append(Query("city: name + client country", city["name"], code, only, True, code, place))
     by_division: dict[tuple[str, str], Counter[tuple[Any, ...]]] = defaultdict(Counter)
     by_country: dict[str, Counter[tuple[Any, ...]]] = defaultdict(Counter)
     for city in cities():
@@ -127,36 +129,38 @@ def queries(count: int) -> list[Query]:
     for (code, admin1), name in sorted(division_names().items()):
         if (code, admin1) in by_division:
             clocks = shares(by_division[(code, admin1)])
-            found.append(Query("division: name", name, None, clocks, True, code))
-            found.append(
-                Query("division: name, country", f"{name}, {names.get(code, code)}", None, clocks, False, code)
-            )
+            place = f"division:{code}.{admin1}"
+            qualified = f"{name}, {names.get(code, code)}"
+            found.append(Query("division: name", name, None, clocks, True, code, place))
+            found.append(Query("division: name, country", qualified, None, clocks, False, code, place))
     for code, name in sorted(names.items()):
         if code in by_country:
-            found.append(Query("country: name", name, None, shares(by_country[code]), True, code))
+            found.append(Query("country: name", name, None, shares(by_country[code]), True, code, f"country:{code}"))
     return found
 
 
 @cache
-def namesakes() -> dict[str, set[tuple[str, tuple[Any, ...]]]]:
-    """Folded name -> (country, clock) of every place bearing it (cities of 15,000+, divisions, countries)."""
-    found: dict[str, set[tuple[str, tuple[Any, ...]]]] = defaultdict(set)
-    for name, country, at in places_by_name():
-        found[fold(name)].add((country, at))
+def namesakes() -> dict[str, set[tuple[str, str, tuple[Any, ...]]]]:
+    """Folded name -> (place, country, clock) of every place bearing it (cities of 15,000+, divisions, countries)."""
+    found: dict[str, set[tuple[str, str, tuple[Any, ...]]]] = defaultdict(set)
+    for name, place, country, at in places_by_name():
+        found[fold(name)].add((place, country, at))
     return found
 
 
-def places_by_name() -> Iterable[tuple[str, str, tuple[Any, ...]]]:
-    """(name, country, clock) of the places named so: cities of 15,000+ (and the other names GeoNames gives those of
-    50,000+), first-level divisions (GeoNames' name and ISO 3166-2's), and countries (GeoNames' and tz's names)."""
+def places_by_name() -> Iterable[tuple[str, str, str, tuple[Any, ...]]]:
+    """(name, place, country, clock) of the places named so: cities of 15,000+ (and the other names GeoNames gives
+    those of 50,000+), first-level divisions (GeoNames' name and ISO 3166-2's), and countries (GeoNames' and tz's
+    names)."""
     from horologe.core import tzdb
 
     for city in cities():
+        place = f"city:{city['geonameid']}"
         if city["population"] >= 15000:
-            yield city["name"], city["countrycode"], city["clock"]
+            yield city["name"], place, city["countrycode"], city["clock"]
         if city["population"] >= 50000:
             for name in city["alternatenames"]:
-                yield name, city["countrycode"], city["clock"]
+                yield name, place, city["countrycode"], city["clock"]
     people: dict[tuple[str, str], Counter[tuple[Any, ...]]] = defaultdict(Counter)
     by_country: dict[str, set[tuple[Any, ...]]] = defaultdict(set)
     for city in cities():
@@ -166,12 +170,12 @@ def places_by_name() -> Iterable[tuple[str, str, tuple[Any, ...]]]:
         names = [division.name, *([division.iso.name] if division.iso is not None else [])]
         for found in people.get((division.country, division.code), Counter()):
             for name in names:
-                yield name, division.country, found
+                yield name, f"division:{division.country}.{division.code}", division.country, found
     for code, name in country_names().items():
         tz_name = tzdb.country_name(code) or name
         for found in by_country.get(code, set()):
             for each in {name, tz_name, tz_name.split("(")[0]}:
-                yield each, code, found
+                yield each, f"country:{code}", code, found
 
 
 def judge(query: Query, answer: dict[str, Any]) -> str:
@@ -186,9 +190,10 @@ def judge(query: Query, answer: dict[str, Any]) -> str:
     main, share = query.clocks[0]
     if got == main and share >= ONE_CLOCK:
         return "right"
-    name = query.text.split(",")[0]
-    others = {(country, at) for country, at in namesakes().get(fold(name), set()) if at != main}
-    if any(at == got and (query.bare or country == query.home) for country, at in others):
+    named = namesakes().get(fold(query.text.split(",")[0]), set())
+    if any(
+        at == got and place != query.place and (query.bare or country == query.home) for place, country, at in named
+    ):
         return "namesake"
     return "wrong"
 
