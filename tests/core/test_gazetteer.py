@@ -7,22 +7,29 @@ from datetime import UTC, datetime
 import pytest
 
 from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
-from horologe.core.gazetteer import Gazetteer, Place
+from horologe.core.gazetteer import Country, Division, Gazetteer, Place
 from horologe.core.zones import resolve_zone
 
 TABLE = "\n".join(
     [
         "# a comment line",
-        "c\tGuangzhou\tguangzhou\tcanton|広州\tCN\t11000000\tAsia/Shanghai",
-        "c\tValencia\tvalencia\t\tVE\t1600000\tAmerica/Caracas",
-        "c\tValencia\tvalencia\t\tES\t800000\tEurope/Madrid",
-        "c\tBiel/Bienne\tbiel bienne|biel|bienne\t\tCH\t150000\tEurope/Zurich",
-        "c\tCanton\tcanton\t\tUS\t70000\tAmerica/New_York",
-        "c\tPortland\tportland\t\tUS\t650000\tAmerica/Los_Angeles",
-        "c\tPortland\tportland\t\tUS\t66000\tAmerica/New_York",
-        "c\tSmallville\tsmallville\tkent town\tUS\t20000\tAmerica/Chicago",
+        "c\tGuangzhou\tguangzhou\tcanton|広州\tCN\t30\t11000000\tAsia/Shanghai",
+        "c\tValencia\tvalencia\t\tVE\t07\t1600000\tAmerica/Caracas",
+        "c\tValencia\tvalencia\t\tES\t60\t800000\tEurope/Madrid",
+        "c\tBiel/Bienne\tbiel bienne|biel|bienne\t\tCH\tBE\t150000\tEurope/Zurich",
+        "c\tCanton\tcanton\t\tUS\tOH\t70000\tAmerica/New_York",
+        "c\tPortland\tportland\t\tUS\tOR\t650000\tAmerica/Los_Angeles",
+        "c\tPortland\tportland\t\tUS\tME\t66000\tAmerica/New_York",
+        "c\tSmallville\tsmallville\tkent town\tUS\tKS\t20000\tAmerica/Chicago",
+        "c\tArizona\tarizona\t\tHN\t01\t20000\tAmerica/Tegucigalpa",
         "z\tEurope/Vienna\twien|vienne|ウィーン",
-        "k\tJP\tjapan|japon|日本",
+        "k\tJP\t126000000\tjapan\tjapon|日本\tAsia/Tokyo=90000000",
+        "k\tUS\t330000000\tunited states\tetats unis\tAmerica/New_York=100000000|America/Chicago=60000000",
+        "r\tUS\tOR\tOregon\toregon|us or\tорегон\tor\t3000000\tAmerica/Los_Angeles=3000000",
+        "r\tUS\tME\tMaine\tmaine|us me\t\tme\t900000\tAmerica/New_York=900000",
+        "r\tUS\tAZ\tArizona\tarizona|us az\t\taz\t7000000\tAmerica/Phoenix=6900000|America/Denver=100000",
+        "r\tUS\tIN\tIndiana\tindiana\t\tin\t4500000\tAmerica/Indiana/Indianapolis=3600000|America/Chicago=900000",
+        "s\tDE\tBY\tBayern\tbayern|bavaria|baviere",
         "",
     ]
 )
@@ -41,7 +48,7 @@ def test_the_table_is_read_on_the_first_search_only() -> None:
 
     places = Gazetteer(source)
     assert reads == []
-    assert len(places) == 8
+    assert len(places) == 9
     places.matches("valencia")
     assert reads == [1]
 
@@ -52,13 +59,13 @@ def test_a_name_finds_its_cities_largest_first() -> None:
         ("VE", "America/Caracas", False),
         ("ES", "Europe/Madrid", False),
     ]
-    assert found[0].place == Place("Valencia", "VE", 1_600_000, "America/Caracas")
+    assert found[0].place == Place("Valencia", "VE", 1_600_000, "America/Caracas", "07")
 
 
-def test_an_alternate_name_weighs_a_tenth_of_the_population() -> None:
+def test_an_alternate_name_weighs_a_twentieth_of_the_population() -> None:
     found = table().matches("canton")
     assert [(m.place.name, m.weight, m.alternate) for m in found] == [
-        ("Guangzhou", 1_100_000.0, True),
+        ("Guangzhou", 550_000.0, True),
         ("Canton", 70_000.0, False),
     ]
 
@@ -71,6 +78,26 @@ def test_exemplars_and_country_names() -> None:
     places = table()
     assert places.exemplars["ウィーン"] == ("Europe/Vienna",)
     assert places.countries["japon"] == "JP"
+    assert places.country("japan") == Country("JP", 126_000_000, True, (("Asia/Tokyo", 90_000_000),))
+    assert places.country("japon") == Country("JP", 126_000_000, False, (("Asia/Tokyo", 90_000_000),))
+    assert places.country("narnia") is None
+    assert places.country_coded("ZZ") == Country("ZZ", 0, True, ())
+
+
+def test_divisions_by_name_other_name_and_code() -> None:
+    places = table()
+    oregon = Division("US", "OR", "Oregon", 3_000_000, (("America/Los_Angeles", 3_000_000),), ("or",))
+    assert places.divisions("oregon") == [(oregon, False)]
+    assert places.divisions("орегон") == [(oregon, True)]
+    assert places.divisions_coded("or") == (oregon,)
+    assert places.division("US", "OR") == oregon
+    assert places.division("US", "XX") is None
+    assert places.divisions("narnia") == []
+
+
+def test_subdivisions_holiday_calendars_take() -> None:
+    assert table().subdivisions("DE") == (("BY", "Bayern", ("bayern", "bavaria", "baviere")),)
+    assert table().subdivisions("AT") == ()
 
 
 def test_spellings_are_the_larger_cities_names() -> None:

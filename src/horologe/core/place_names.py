@@ -46,7 +46,8 @@ Kind = Literal["city", "region", "country"]
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A place a name may mean: how to call it, what it is, where it lies, its clocks (one zone each, the most
-    populous first) and its weight in the ranking."""
+    populous first), its weight in the ranking, whether the name is its own (not a former or foreign one) and its
+    people."""
 
     label: str
     kind: Kind
@@ -55,6 +56,7 @@ class Candidate:
     zones: tuple[str, ...]
     weight: float
     own: bool = True
+    people: int = 0
 
     @property
     def clock(self) -> str:
@@ -138,7 +140,16 @@ def _cities(places: Gazetteer, folded: str) -> list[Candidate]:
         place = match.place
         own = not match.alternate
         found.append(
-            Candidate(city_label(place), "city", place.country, place.division, (place.zone,), match.weight, own)
+            Candidate(
+                city_label(place),
+                "city",
+                place.country,
+                place.division,
+                (place.zone,),
+                match.weight,
+                own,
+                place.population,
+            )
         )
     return found
 
@@ -149,7 +160,9 @@ def _divisions(places: Gazetteer, folded: str) -> list[Candidate]:
         weight = division.people * (ALTERNATE_WEIGHT if other else 1.0)
         zones = main_clocks(division.zones)
         label = division_label(division)
-        found.append(Candidate(label, "region", division.country, division.code, zones, weight, not other))
+        found.append(
+            Candidate(label, "region", division.country, division.code, zones, weight, not other, division.people)
+        )
     return found
 
 
@@ -176,7 +189,8 @@ def _country(places: Gazetteer, text: str, folded: str, named: str | None) -> Ca
     if not zones:
         return None
     name = tzdb.country_name(country.code) or country.code
-    return Candidate(name, "country", country.code, "", zones, max(country.people * weight, 1.0), weight == 1.0)
+    weighed = max(country.people * weight, 1.0)
+    return Candidate(name, "country", country.code, "", zones, weighed, weight == 1.0, country.people)
 
 
 def _at_home(candidate: Candidate) -> Candidate:

@@ -213,7 +213,8 @@ class ResolvedZone:
     - ``region``: a state, province or other first-level division of one clock (``Bavaria``, ``Arizona``);
     - ``coordinates``: a latitude and longitude (``48.2082, 16.3738``), read by the coordinates lookup.
 
-    `key` is always the canonical zone (or ``UTC``, or the offset's label), what a model should pass on; `input` is
+    `key` is the zone's current name (`tzdb.preferred_name`: a legacy link's target, a country's own zone.tab name
+    kept), what a model should pass on (or ``UTC``, or the offset's label); `input` is
     what was typed. `place` names the place a typed name was read as (``Mumbai, IN``), `others` the zones of smaller
     places of the same name, or of a division's other clocks, that were not chosen.
     """
@@ -277,13 +278,6 @@ def _clean(text: str) -> str:
 
 
 # --- lazily built indexes ------------------------------------------------------------------
-
-
-@cache
-def _primary_names() -> frozenset[str]:
-    """Canonical zones plus the per-country names of zone.tab (e.g. Europe/Stockholm), minus Factory."""
-    listed = {zone for code in tzdb.countries() for zone in tzdb.zones_for_country(code)}
-    return frozenset((tzdb.canonical_names() | listed) - {"Factory"})
 
 
 @cache
@@ -394,16 +388,15 @@ def _key_abbreviations() -> frozenset[str]:
 def _from_key(key: str, text: str, kind: ZoneKind) -> ResolvedZone:
     if key.casefold() in _utc_keys():
         return _utc(text)
-    canonical = tzdb.canonical_name(key)
-    return ResolvedZone(canonical, tzdb.get_zone(canonical), kind, canonical, text)
+    return _typed(key, text, kind)
 
 
 def _typed(key: str, text: str, kind: ZoneKind, place: str | None = None, others: tuple[str, ...] = ()) -> ResolvedZone:
-    canonical = tzdb.canonical_name(key)
-    found = tuple(
-        dict.fromkeys(tzdb.canonical_name(other) for other in others if tzdb.canonical_name(other) != canonical)
-    )
-    return ResolvedZone(canonical, tzdb.get_zone(canonical), kind, canonical, text, place, found)
+    """The zone under its current name (`tzdb.preferred_name`), with how `text` was read."""
+    preferred = tzdb.preferred_name(key)
+    named = (tzdb.preferred_name(other) for other in others)
+    found = tuple(dict.fromkeys(other for other in named if other != preferred))
+    return ResolvedZone(preferred, tzdb.get_zone(preferred), kind, tzdb.canonical_name(key), text, place, found)
 
 
 def _utc(text: str) -> ResolvedZone:
@@ -512,7 +505,7 @@ def _by_folded_key(lookup: _Lookup) -> ResolvedZone | None:
 
 def _by_primary_city(lookup: _Lookup) -> ResolvedZone | None:
     keys = _cities().get(fold(lookup.text), ())
-    return _city_zone(lookup, tuple(key for key in keys if key in _primary_names()))
+    return _city_zone(lookup, tuple(key for key in keys if key in tzdb.primary_names()))
 
 
 def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
@@ -537,7 +530,7 @@ def _city_zone(lookup: _Lookup, keys: tuple[str, ...]) -> ResolvedZone | None:
 
 def _prefer_primary(keys: tuple[str, ...]) -> tuple[str, ...]:
     """Primary names first; links to the same zone collapse into one candidate."""
-    primary = tuple(key for key in keys if key in _primary_names())
+    primary = tuple(key for key in keys if key in tzdb.primary_names())
     if primary:
         return primary
     by_target = {tzdb.canonical_name(key): key for key in reversed(keys)}
@@ -645,22 +638,23 @@ def _rival(candidate: Candidate, best: Candidate) -> bool:
 
 
 def _cities_for_areas(found: list[Candidate]) -> list[Candidate]:
-    """Without the divisions and countries that a city of their name inside them, of a tenth of their weight, stands
-    for ('Chihuahua': the city, not the state of two clocks)."""
+    """Without the divisions and countries that a city of their name inside them, of a tenth of their people, stands
+    for ('Chihuahua': the city, not the state of two clocks; 'Wien': the city, not the state)."""
     return [
         area
         for area in found
         if area.kind == "city"
-        or not any(c.kind == "city" and within(c, area) and c.weight >= area.weight * OTHER_SHARE for c in found)
+        or not any(c.kind == "city" and within(c, area) and c.people >= area.people * OTHER_SHARE for c in found)
     ]
 
 
 def _city_first(found: list[Candidate], best: Candidate) -> Candidate:
-    """A city of the best candidate's clock and at least half its weight, when the best is a division or country."""
+    """A city of the best candidate's clock and at least half its people, when the best is a division or country
+    ('Kiev': Kyiv, not Kyiv Oblast; 'Seoul': the city)."""
     if best.kind == "city":
         return best
     same = (
-        c for c in found if c.kind == "city" and c.clock == best.clock and c.weight >= best.weight * AMBIGUOUS_SHARE
+        c for c in found if c.kind == "city" and c.clock == best.clock and c.people >= best.people * AMBIGUOUS_SHARE
     )
     return next(same, best)
 
@@ -819,7 +813,7 @@ def _unknown(lookup: _Lookup) -> InvalidTimezone:
         N_("Unknown place or timezone {input}."),
         input=repr(lookup.text),
         also=(*did_you_mean_hint(suggestions, lookup.now), PLACE_HELP),
-        suggestions=[zone for _, zone in suggestions] or _HELP_SUGGESTIONS,
+        suggestions=[zone for _, zone in suggestions],
     )
 
 
@@ -860,7 +854,7 @@ def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) 
         for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
             place = places.spellings[candidate]
             _keep_best(scored, place.zone, _place_label(place), _ratio(folded, candidate))
-    ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in _primary_names(), zone))
+    ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in tzdb.primary_names(), zone))
     return [(scored[zone][1], zone) for zone in ranked[:limit]]
 
 
@@ -912,7 +906,7 @@ def search_zones(
     include_aliases: bool = False,
 ) -> list[str]:
     """Zone keys filtered by region (first segment), country (code or name) and a substring query, sorted."""
-    names = set(tzdb.zone_names() if include_aliases else _primary_names())
+    names = set(tzdb.zone_names() if include_aliases else tzdb.primary_names())
     if region:
         wanted = _checked_region(region)
         names = {name for name in names if _region_of(name) == wanted}
@@ -986,5 +980,5 @@ def suggest_zones(prefix: str, limit: int = 20) -> list[str]:
 
 @cache
 def _completion_order() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    primary = tuple(sorted(_primary_names()))
-    return primary, tuple(sorted(tzdb.zone_names() - _primary_names()))
+    primary = tuple(sorted(tzdb.primary_names()))
+    return primary, tuple(sorted(tzdb.zone_names() - tzdb.primary_names()))
