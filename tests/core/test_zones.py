@@ -62,11 +62,10 @@ def test_utc_spellings_and_zero_offsets_resolve_to_utc(text: str) -> None:
     assert (resolved.key, resolved.kind, resolved.canonical, resolved.tz) == ("UTC", "utc", "Etc/UTC", UTC)
 
 
-@pytest.mark.parametrize(("text", "key"), [("GMT", "Etc/GMT"), ("gmt", "Etc/GMT"), ("Etc/GMT", "Etc/GMT"),
-                                           ("GMT0", "Etc/GMT"), ("Greenwich", "Etc/GMT"), ("GMT-0", "Etc/GMT")])  # fmt: skip
-def test_gmt_names_keep_the_database_zone_etc_gmt_and_its_abbreviation(text: str, key: str) -> None:
+@pytest.mark.parametrize("text", ["GMT", "gmt", "Etc/GMT", "GMT0", "Greenwich", "GMT-0"])
+def test_gmt_names_keep_the_database_zone_etc_gmt_and_its_abbreviation(text: str) -> None:
     resolved = resolve_zone(text)
-    assert (resolved.key, resolved.canonical) == (key, "Etc/GMT")
+    assert (resolved.key, resolved.canonical) == ("Etc/GMT", "Etc/GMT")
     assert datetime(2026, 7, 1, tzinfo=resolved.tz).tzname() == "GMT"
 
 
