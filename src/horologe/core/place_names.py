@@ -11,7 +11,7 @@ Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer 
 2. A place in the client's country weighs `HOME_WEIGHT` times more: 'Armenia' from Colombia is Armenia, Quindío;
    'Granada' from Spain the Andalusian city, not Grenada; 'LA' from the United States Los Angeles, not Laos.
 3. The heaviest wins, unless a place of another clock weighs at least half as much (`AMBIGUOUS_SHARE`, in
-   `horologe.core.zones`), or a tenth for a city of 100,000+ by its own name against a division or country
+   `horologe.core.zones`), or a tenth for a city of 500,000+ by its own name against a division or country
    (`OTHER_SHARE`, `CITY_RIVAL`; people type big cities far more often): then the name is refused with the
    candidates ('Georgia': the country or the US state; 'Washington': the state or the capital).
    So a state- or country-sized name never resolves to a same-named small place elsewhere ('Arizona' is the state,

@@ -73,7 +73,7 @@ AMBIGUOUS_SHARE: Final = 0.5
 """A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
-CITY_RIVAL: Final = 100_000
+CITY_RIVAL: Final = 500_000
 """A city of this many people ties a division or country of its name of up to ten times its weight."""
 OTHER_SHARE: Final = 0.1
 """Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
@@ -629,7 +629,7 @@ def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
 
 
 def _rival(candidate: Candidate, best: Candidate) -> bool:
-    """Whether a candidate ties the best: half its weight, or, for a city of 100,000 or more by its own name against a
+    """Whether a candidate ties the best: half its weight, or, for a city of 500,000 or more by its own name against a
     division or country, a tenth (people type big cities far more often: 'Washington' is the state and the
     capital; 'Wyoming' is the state, not Wyoming, Michigan)."""
     city = candidate.kind == "city" and candidate.own and candidate.weight >= CITY_RIVAL
