@@ -11,7 +11,8 @@ import pytest
 
 from horologe.core import tzdb
 from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
-from horologe.core.zones import fold, resolve_zone
+from horologe.core.gazetteer import fold
+from horologe.core.zones import resolve_zone
 from horologe.places import TABLE, gazetteer, zone_at
 
 JULY = datetime(2026, 7, 1, 12, tzinfo=UTC)

@@ -10,7 +10,8 @@ import pytest
 
 from horologe.core import tzdb, zones
 from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTimezone
-from horologe.core.zones import fold, resolve_zone, search_zones, suggest_zones
+from horologe.core.gazetteer import fold
+from horologe.core.zones import resolve_zone, search_zones, suggest_zones
 
 # --- IANA names, aliases and case ----------------------------------------------------------
 

@@ -73,9 +73,9 @@ def candidates(places: Gazetteer, text: str, hint: str | None = None, country: s
     `country` is the country the text names by the tz database's own names and synonyms ('UK'), if any."""
     folded = fold(text)
     found = [*_cities(places, folded), *_divisions(places, folded)]
-    country = _country(places, text, folded, country)
-    if country is not None:
-        found.append(country)
+    named = _country(places, text, folded, country)
+    if named is not None:
+        found.append(named)
     if hint is not None:
         found = [_at_home(candidate) if candidate.country == hint else candidate for candidate in found]
     return sorted(found, key=lambda candidate: -candidate.weight)
@@ -103,9 +103,9 @@ def qualifier_scopes(places: Gazetteer, text: str, country: str | None = None) -
     code = text.strip().upper()
     if len(code) == 2 and code.isalpha() and tzdb.country_name(code) is not None:
         scopes.add((code, None))
-    country = places.country(folded)
-    if country is not None:
-        scopes.add((country.code, None))
+    by_name = places.country(folded)
+    if by_name is not None:
+        scopes.add((by_name.code, None))
     scopes |= {(division.country, division.code) for division, _ in places.divisions(folded)}
     scopes |= {(division.country, division.code) for division in places.divisions_coded(compact)}
     return scopes
