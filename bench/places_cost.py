@@ -3,7 +3,7 @@
 For each surface (this checkout, and with `--before PATH` another checkout's src/), in fresh processes:
 - the packaged table: bytes compressed and as text, rows;
 - first use: the first `resolve_zone('Mumbai', places=...)` of a process (reading, unpacking and indexing the table),
-  its wall time and the memory it keeps (tracemalloc), the median of `--runs` processes;
+  its wall time (the median of `--runs` processes) and, in one more process, the memory it keeps (tracemalloc);
 - each reader: the median time of one `resolve_zone` call (no cache; the tools add one) over `--repeat` calls after
   the first use, for a city name, a qualified name, a region, coordinates, a name without comma, a tie, an unknown
   name; a reader the surface does not have shows the time it takes to refuse.
@@ -50,14 +50,15 @@ raw = files("horologe.data").joinpath(TABLE).read_bytes()
 text = gzip.decompress(raw).decode()
 table = {"compressed": len(raw), "text": len(text), "rows": text.count("\n")}
 places = gazetteer()
-tracemalloc.start()
+if mode == "memory":
+    tracemalloc.start()
 start = time.perf_counter()
 try:
     resolve_zone("Mumbai", places=places)
 except ValueError:
     pass
 first = time.perf_counter() - start
-kept = tracemalloc.get_traced_memory()[0]
+kept = tracemalloc.get_traced_memory()[0] if mode == "memory" else 0
 tracemalloc.stop()
 readers = {}
 if mode == "readers":
@@ -100,11 +101,12 @@ def main() -> int:
     results = {}
     for label, env in surfaces.items():
         firsts = [probe(env, "first", 0) for _ in range(args.runs)]
+        memory = probe(env, "memory", 0)
         readers = probe(env, "readers", args.repeat)
         results[label] = {
             "table": firsts[0]["table"],
             "first": statistics.median(float(run["first"]) for run in firsts),  # type: ignore[arg-type]
-            "kept": statistics.median(int(run["kept"]) for run in firsts),  # type: ignore[call-overload]
+            "kept": memory["kept"],
             "readers": readers["readers"],
         }
     labels = list(results)

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Final
 
 ALTERNATE_WEIGHT: Final = 0.05
@@ -29,8 +29,10 @@ _SEPARATORS = re.compile(r"[\W_]+")
 _ACCENT, _LAST_ACCENT = "\u0300", "\u036f"  # Unicode's Combining Diacritical Marks
 
 
+@lru_cache(maxsize=1024)
 def fold(text: str) -> str:
-    """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space."""
+    """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space (the readers of
+    one lookup fold the same text several times: cached)."""
     decomposed = unicodedata.normalize("NFKD", text.replace("&", " and "))
     # Only Latin-style accents go ('é' -> 'e'); kana voicing marks stay ('バ' is not 'ハ').
     bare = unicodedata.normalize("NFC", "".join(char for char in decomposed if not _ACCENT <= char <= _LAST_ACCENT))
