@@ -10,6 +10,7 @@ from importlib.resources import files
 import pytest
 
 from horologe.core import tzdb
+from horologe.core.client_context import read_client_context
 from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
 from horologe.core.gazetteer import fold
 from horologe.core.zones import resolve_zone
@@ -450,3 +451,23 @@ def test_legacy_names_are_answered_by_their_current_zone_and_the_reading_says_so
 def test_the_table_loads_names_of_twelve_languages() -> None:
     places = gazetteer()
     assert {places.countries[name] for name in ("австрия", "오스트리아", "النمسا", "αυστρια", "אוסטריה")} == {"AT"}
+
+
+@pytest.mark.parametrize(
+    ("location", "zone"),
+    [
+        ({"city": "Portland", "region": "Maine", "country": "US"}, "America/New_York"),
+        ({"city": "Portland", "region": "OR", "country": "US"}, "America/Los_Angeles"),
+        ({"region": "Bavaria", "country": "DE"}, "Europe/Berlin"),
+        ({"region": "Queensland", "country": "AU"}, "Australia/Brisbane"),
+    ],
+)
+def test_the_client_contexts_region_places_its_user(location: dict[str, str], zone: str) -> None:
+    context = read_client_context({"userLocation": location}, places=gazetteer(), zone_at=zone_at)
+    assert context.zone is not None and context.zone.key == zone
+
+
+def test_a_client_region_of_several_clocks_gives_no_zone_and_says_why() -> None:
+    context = read_client_context({"userLocation": {"region": "Indiana", "country": "US"}}, places=gazetteer())
+    assert context.zone is None
+    assert "keeps 2 clocks" in context.ignored["userLocation.region"]
