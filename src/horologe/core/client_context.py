@@ -252,14 +252,15 @@ def _located_zone(
         name = zone_at(location.latitude, location.longitude)
         if name is not None:
             return resolve_zone(name, source="database")
-    for part_name, parts in (("city", (location.city, location.region)), ("region", (location.region, location.country))):
-        if parts[0] is None or places is None:
+    named = {"city": (location.city, location.region), "region": (location.region, location.country)}
+    for part, (name, within) in named.items():
+        if name is None or places is None:
             continue
         try:
-            text = ", ".join(part for part in parts if part)
+            text = f"{name}, {within}" if within else name
             return resolve_zone(text, country_hint=location.country, places=places)
         except TimeError as exc:
-            ignored[f"userLocation.{part_name}"] = f"names no single zone: {exc.message}"
+            ignored[f"userLocation.{part}"] = f"names no single zone: {exc.message}"
     if location.country is not None and len(zones := tzdb.zones_for_country(location.country)) == 1:
         return resolve_zone(zones[0], source="database")
     return None
