@@ -15,11 +15,17 @@ Resolution order (first match wins):
 9. a city: the last segment of a canonical or zone.tab key (``new york``, ``São Paulo``);
 10. a city named only by a legacy link (``Calcutta``, ``Eastern``).
 
-With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further:
-country names in six languages (``Japon``, ``日本``) at step 8; before step 9, any city of 15,000+ people by its
-name or a former or foreign name (``Mumbai``, ``Bombay``, ``München``, ``北京``), the most populous first (cities
-of similar size in different zones, ``San Juan``, are an ambiguity answered with the candidates); after step 9,
-the CLDR exemplar city of a zone in six languages (``Wien``, ``東京``).
+With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further,
+after the abbreviations and the database's own names (steps 1-5 and 7):
+- coordinates (``48.2082, 16.3738``, ``48.2°N 16.4°E``; `horologe.core.coordinates`), before offsets, through the
+  coordinates lookup the table comes with;
+- one ranking of every city (15,000+ people; own, former and foreign names: ``Mumbai``, ``Bombay``, ``Москва``),
+  first-level division (``Bavaria``, ``Bayern``) and country (a code, a name in twelve languages) of the name, by
+  people and the client's country, a tie refused (`horologe.core.place_names` states the rules);
+- qualified names: ``City, Country``, ``City, State``, ``City, State, Country`` (names or codes), then the zones'
+  own city names and the CLDR exemplar cities in twelve languages (``Wien``, ``東京``), and last ``City State``
+  without a comma when only one split of the words names a place (``Portland Oregon``).
+Every result names its zone by its current name (`tzdb.preferred_name`).
 
 Abbreviation rule, one in every season: an abbreviation a person types names its region's clock all year
 (``EST`` and ``EDT`` are America/New_York's clock, in July too, as ``PST`` is Los Angeles'), and the zone says it
@@ -30,7 +36,8 @@ each abbreviation to the zone where it is used (the most populous one when sever
 share the same clock, e.g. ``AEST`` -> Australia/Sydney). Abbreviations that name different
 clocks in common usage (``IST``, ``CST``, ``BST``, ``AST`` ...) raise AmbiguousTimezone unless
 `country_hint` picks exactly one candidate. Two-letter abbreviations (ET, PT, MT) are left out on
-purpose: they are ISO country codes (Ethiopia, Portugal, Malta).
+purpose: they are ISO country codes (Ethiopia, Portugal, Malta). Letters written as a word (``Est``, title case)
+that name a place are that place, not an abbreviation.
 """
 
 from __future__ import annotations
@@ -49,9 +56,17 @@ from typing import Final, Literal
 from horologe.core import tzdb
 from horologe.core.coordinates import COORDINATES_HELP, looks_like_coordinates, read_coordinates
 from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTimezone
-from horologe.core.gazetteer import Gazetteer, Place, fold
+from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.messages import N_, Message, msg
-from horologe.core.place_names import Candidate, candidates, in_scope, named_places, qualifier_scopes, within
+from horologe.core.place_names import (
+    Candidate,
+    candidates,
+    city_label,
+    in_scope,
+    named_places,
+    qualifier_scopes,
+    within,
+)
 
 ZoneKind = Literal[
     "iana",
@@ -514,10 +529,6 @@ def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
     return _city_zone(lookup, lookup.places.exemplars.get(fold(lookup.text), ()))
 
 
-def _place_label(place: Place) -> str:
-    return f"{place.name}, {place.country}"
-
-
 def _by_any_city(lookup: _Lookup) -> ResolvedZone | None:
     return _city_zone(lookup, _cities().get(fold(lookup.text), ()))
 
@@ -853,7 +864,7 @@ def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) 
     if places is not None and folded:
         for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
             place = places.spellings[candidate]
-            _keep_best(scored, place.zone, _place_label(place), _ratio(folded, candidate))
+            _keep_best(scored, place.zone, city_label(place), _ratio(folded, candidate))
     ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in tzdb.primary_names(), zone))
     return [(scored[zone][1], zone) for zone in ranked[:limit]]
 
