@@ -409,8 +409,9 @@ def _from_key(key: str, text: str, kind: ZoneKind) -> ResolvedZone:
 def _typed(key: str, text: str, kind: ZoneKind, place: str | None = None, others: tuple[str, ...] = ()) -> ResolvedZone:
     """The zone under its current name (`tzdb.preferred_name`), with how `text` was read."""
     preferred = tzdb.preferred_name(key)
-    named = (tzdb.preferred_name(other) for other in others)
-    found = tuple(dict.fromkeys(other for other in named if other != preferred))
+    found: tuple[str, ...] = ()
+    if others:
+        found = tuple(dict.fromkeys(name for name in map(tzdb.preferred_name, others) if name != preferred))
     return ResolvedZone(preferred, tzdb.get_zone(preferred), kind, tzdb.canonical_name(key), text, place, found)
 
 
