@@ -149,3 +149,52 @@ def test_a_former_name_of_a_big_city_beats_a_small_city_of_that_name() -> None:
 def test_without_the_table_a_city_not_named_by_the_database_is_unknown() -> None:
     with pytest.raises(InvalidTimezone):
         resolve_zone("Portland")
+
+
+# --- places the table ranks, coordinates without a lookup -----------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["48°61′N 16°E", "-48.2°S 16.4°E", "48.5°30′N 16°E", "N48.2N, 16.4"])
+def test_coordinates_with_impossible_parts_are_refused(text: str) -> None:
+    with pytest.raises(InvalidTimezone, match="is not a pair of coordinates"):
+        resolve_zone(text, places=table())
+
+
+def test_coordinates_need_a_lookup() -> None:
+    with pytest.raises(InvalidTimezone, match="are not read here"):
+        resolve_zone("48.2, 16.4", places=table())
+    with pytest.raises(InvalidTimezone, match="are not read here"):
+        resolve_zone("48.2, 16.4")
+
+
+def test_coordinates_where_the_lookup_knows_no_zone_are_refused() -> None:
+    with pytest.raises(InvalidTimezone, match="No timezone is known at 48.2, 16.4"):
+        resolve_zone("48.2, 16.4", places=Gazetteer(lambda: TABLE, lambda latitude, longitude: None))
+
+
+def test_a_region_of_the_table_by_name_code_and_other_name() -> None:
+    assert resolve_zone("Oregon", places=table()).key == "America/Los_Angeles"
+    assert resolve_zone("Орегон", places=table()).place == "Oregon, US"
+    assert resolve_zone("Portland, OR", places=table()).place == "Portland, US"
+    assert resolve_zone("Portland ME", places=table()).key == "America/New_York"
+
+
+def test_a_state_sized_name_never_resolves_to_a_same_named_small_place() -> None:
+    zone = resolve_zone("Arizona", places=table())
+    assert (zone.key, zone.kind, zone.others) == ("America/Phoenix", "region", ("America/Denver",))
+
+
+def test_a_region_of_several_clocks_is_refused() -> None:
+    with pytest.raises(AmbiguousTimezone, match="Indiana, US keeps 2 clocks"):
+        resolve_zone("Indiana", places=table())
+
+
+def test_a_country_of_the_table_answers_its_one_clock_and_several_are_refused() -> None:
+    assert resolve_zone("Japon", places=table()).key == "Asia/Tokyo"
+    with pytest.raises(AmbiguousTimezone, match="United States"):
+        resolve_zone("United States", places=table())
+
+
+def test_words_of_a_qualifier_without_comma_that_name_no_place_are_unknown() -> None:
+    with pytest.raises(InvalidTimezone, match="Unknown place or timezone"):
+        resolve_zone("Nowhere Oregon", places=table())
