@@ -168,7 +168,7 @@ def test_coordinates_need_a_lookup() -> None:
 
 
 def test_coordinates_where_the_lookup_knows_no_zone_are_refused() -> None:
-    with pytest.raises(InvalidTimezone, match="No timezone is known at 48.2, 16.4"):
+    with pytest.raises(InvalidTimezone, match=r"No timezone is known at 48\.2, 16\.4"):
         resolve_zone("48.2, 16.4", places=Gazetteer(lambda: TABLE, lambda latitude, longitude: None))
 
 
