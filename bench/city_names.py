@@ -16,9 +16,9 @@ Each answer is one of:
 - `right`: the place's clock (for a place of several clocks, its main one when it keeps 95% of the people);
 - `refused (several clocks)`: an error for a place of several clocks: the right refusal;
 - `refused`: an error for a place of one clock;
-- `namesake`: answered with the clock of another place of that name (GeoNames' or ISO 3166-2's), a bigger namesake:
-  'Punjab' (India) answered as Punjab, Pakistan; with a country, a namesake in that country ('Chihuahua, Mexico', the
-  state, answered as the city);
+- `namesake`: answered with the clock of another, bigger place of that name (GeoNames' or ISO 3166-2's): 'Punjab'
+  (India) answered as Punjab, Pakistan; with a country, a namesake in that country ('Chihuahua, Mexico', the state,
+  answered as the city); a smaller namesake's clock (Arizona answered as a Honduran town) is `wrong`;
 - `wrong`: any other zone: a wrong clock given with confidence.
 
 Surfaces: `after` (this checkout) and, with `--before PATH`, another checkout's src/ (e.g. main at the start of a
@@ -178,6 +178,17 @@ def places_by_name() -> Iterable[tuple[str, str, str, tuple[Any, ...]]]:
                 yield each, f"country:{code}", code, found
 
 
+@cache
+def people_of() -> dict[str, int]:
+    """Place ('city:…', 'division:CC.code', 'country:CC') -> its people (a division's or country's: its cities')."""
+    found: dict[str, int] = defaultdict(int)
+    for city in cities():
+        found[f"city:{city['geonameid']}"] = city["population"]
+        found[f"division:{city['countrycode']}.{city['admin1code']}"] += city["population"]
+        found[f"country:{city['countrycode']}"] += city["population"]
+    return found
+
+
 def judge(query: Query, answer: dict[str, Any]) -> str:
     several = len([share for _, share in query.clocks if share >= 1 - ONE_CLOCK]) > 1
     if answer.get("error") or answer.get("isError"):
@@ -191,9 +202,8 @@ def judge(query: Query, answer: dict[str, Any]) -> str:
     if got == main and share >= ONE_CLOCK:
         return "right"
     named = namesakes().get(fold(query.text.split(",")[0]), set())
-    if any(
-        at == got and place != query.place and (query.bare or country == query.home) for place, country, at in named
-    ):
+    others = [place for place, country, at in named if at == got and (query.bare or country == query.home)]
+    if any(place != query.place and people_of()[place] >= people_of()[query.place] for place in others):
         return "namesake"
     return "wrong"
 
