@@ -17,8 +17,9 @@ Each answer is one of:
 - `refused (several clocks)`: an error for a place of several clocks: the right refusal;
 - `refused`: an error for a place of one clock;
 - `namesake`: answered with the clock of another, bigger place of that name (GeoNames' or ISO 3166-2's): 'Punjab'
-  (India) answered as Punjab, Pakistan; with a country, a namesake in that country ('Chihuahua, Mexico', the state,
-  answered as the city); a smaller namesake's clock (Arizona answered as a Honduran town) is `wrong`;
+  (India) answered as Punjab, Pakistan; or of a city of that name inside the division or country meant
+  ('Chihuahua, Mexico', the state of three clocks, answered as its city); a smaller namesake's clock elsewhere
+  (Arizona answered as a Honduran town) is `wrong`;
 - `wrong`: any other zone: a wrong clock given with confidence.
 
 Surfaces: `after` (this checkout) and, with `--before PATH`, another checkout's src/ (e.g. main at the start of a
@@ -203,9 +204,28 @@ def judge(query: Query, answer: dict[str, Any]) -> str:
         return "right"
     named = namesakes().get(fold(query.text.split(",")[0]), set())
     others = [place for place, country, at in named if at == got and (query.bare or country == query.home)]
-    if any(place != query.place and people_of()[place] >= people_of()[query.place] for place in others):
+    if any(
+        place != query.place and (people_of()[place] >= people_of()[query.place] or inside(place, query.place))
+        for place in others
+    ):
         return "namesake"
     return "wrong"
+
+
+def inside(place: str, area: str) -> bool:
+    """Whether a city lies in a division or country ('Chihuahua', the state of three clocks, answered as its city
+    Chihuahua keeps a clock of the place meant: a namesake, not a wrong clock)."""
+    found = where().get(place)
+    if found is None or not area.startswith(("division:", "country:")):
+        return False
+    country, division = found
+    return area in (f"country:{country}", f"division:{country}.{division}")
+
+
+@cache
+def where() -> dict[str, tuple[str, str]]:
+    """City place -> its country and first-level division."""
+    return {f"city:{city['geonameid']}": (city["countrycode"], city["admin1code"]) for city in cities()}
 
 
 def ask(session: Session, query: Query) -> tuple[str, str]:
@@ -259,6 +279,7 @@ def main() -> int:
             for index, query in enumerate(found)
             if query.family == family and table[last][index][0] not in ("right", "refused (several clocks)")
         ]
+        shown.sort(key=lambda pair: pair[1][0] != "wrong")  # every wrong clock first
         if shown and args.show:
             print(
                 f"\n{family}, not right ({last}): "

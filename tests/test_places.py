@@ -131,7 +131,7 @@ def test_the_united_states_main_zones_are_its_four_big_clocks_first() -> None:
 
 @pytest.mark.parametrize(
     ("text", "candidates"),
-    [("Springfield", ("America/Chicago", "America/New_York")), ("Valencia", ("America/Caracas", "Europe/Madrid"))],
+    [("Springfield", ("America/Chicago", "America/New_York")), ("Valencia", ("Europe/Madrid", "America/Caracas"))],
 )
 def test_cities_of_similar_size_in_different_zones_are_ambiguous(text: str, candidates: tuple[str, ...]) -> None:
     with pytest.raises(AmbiguousTimezone) as caught:
@@ -320,6 +320,18 @@ def test_regions_of_one_clock_resolve_to_it(text: str, zone: str) -> None:
     assert resolve(text) == (zone, "region")
 
 
+@pytest.mark.parametrize(("text", "zone"), [("Belize", "America/Belize"), ("Odessa", "Europe/Kyiv"),
+                                            ("Vila Real", "Europe/Lisbon"), ("Sinnār", "Africa/Khartoum")])  # fmt: skip
+def test_an_area_is_never_answered_by_a_smaller_namesake_elsewhere(text: str, zone: str) -> None:
+    # a city inside the area under another name of it (Belize City, Odesa) stands for the area with its weight
+    assert resolve(text)[0] == zone
+
+
+def test_an_area_of_several_clocks_is_not_answered_by_a_city_once_named_like_it() -> None:
+    with pytest.raises(AmbiguousTimezone, match="Nayarit, MX keeps 2 clocks"):
+        resolve("Nayarit, Mexico")  # 'Nayarit' is also an other name of Tepic, its capital
+
+
 def test_a_region_of_one_main_clock_names_the_others() -> None:
     zone = resolve_zone("Texas", places=gazetteer())
     assert (zone.key, zone.kind, zone.place, zone.others) == (
@@ -365,9 +377,17 @@ def test_a_citys_own_name_beats_another_places_foreign_or_former_name(text: str,
     assert resolve(text)[0] == zone
 
 
-@pytest.mark.parametrize(("text", "candidates"), [("Georgia", {"America/New_York", "Asia/Tbilisi"}),
-                                                  ("Washington", {"America/Los_Angeles", "America/New_York"}),
-                                                  ("LA", {"America/Los_Angeles", "Asia/Vientiane"})])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "candidates"),
+    [
+        ("Georgia", {"America/New_York", "Asia/Tbilisi"}),
+        ("Washington", {"America/Los_Angeles", "America/New_York"}),
+        ("LA", {"America/Los_Angeles", "Asia/Vientiane"}),
+        # a province and its town against a foreign city of the name
+        ("Armavir", {"Asia/Yerevan", "Europe/Moscow"}),
+        ("San Juan", {"America/Argentina/San_Juan", "America/Puerto_Rico"}),
+    ],
+)
 def test_a_tie_between_places_of_other_clocks_is_refused_never_guessed(text: str, candidates: set[str]) -> None:
     with pytest.raises(AmbiguousTimezone) as caught:
         resolve(text)

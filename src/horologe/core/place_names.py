@@ -16,9 +16,12 @@ Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer 
    candidates ('Georgia': the country or the US state; 'Washington': the state or the capital).
    So a state- or country-sized name never resolves to a same-named small place elsewhere ('Arizona' is the state,
    not the Honduran town), and a tie is never guessed.
-4. A city inside a division or country of its name stands for it when it has a tenth of its weight ('Chihuahua' is
-   the city, not the state of two clocks; 'New York' the city, not the state); of places of one clock, a city is
-   named before a division or country that weighs less than twice as much ('Seoul' is the city).
+4. A city inside a division or country of its name stands for it when it has a tenth of its people, and is ranked
+   as that area, with its weight ('Chihuahua' is the city, not the state of two clocks; 'New York' the city, not
+   the state; 'Armavir' the Armenian province and its town, tied with Armavir, Russia; 'Valencia' the Spanish city
+   and region, tied with Valencia, Venezuela, a city of 500,000+); an area of several clocks only by the city's own
+   name (Tepic, once 'Nayarit', does not stand for the state). Of places of one clock, a city is named before a
+   division or country that weighs less than twice as much ('Seoul' is the city).
 
 A division's codes ('OR', 'NSW') name it only as a qualifier ('Portland, OR'); alone, 'OR' is no place.
 """
@@ -46,8 +49,8 @@ Kind = Literal["city", "region", "country"]
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A place a name may mean: how to call it, what it is, where it lies, its clocks (one zone each, the most
-    populous first), its weight in the ranking, whether the name is its own (not a former or foreign one) and its
-    people."""
+    populous first), its weight in the ranking, whether the name is its own (not a former or foreign one), its
+    people, and whether it is a city ranked as the area of its name it stands for (rule 4)."""
 
     label: str
     kind: Kind
@@ -57,6 +60,7 @@ class Candidate:
     weight: float
     own: bool = True
     people: int = 0
+    area: bool = False  # a city standing for the division or country of its name, with its weight
 
     @property
     def clock(self) -> str:

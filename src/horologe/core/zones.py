@@ -47,7 +47,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from types import MappingProxyType
@@ -645,19 +645,38 @@ def _rival(candidate: Candidate, best: Candidate) -> bool:
     division or country, a tenth (people type big cities far more often: 'Washington' is the state and the
     capital; 'Wyoming' is the state, not Wyoming, Michigan)."""
     city = candidate.kind == "city" and candidate.own and candidate.weight >= CITY_RIVAL
-    share = OTHER_SHARE if best.kind != "city" and city else AMBIGUOUS_SHARE
+    share = OTHER_SHARE if (best.kind != "city" or best.area) and city else AMBIGUOUS_SHARE
     return candidate.weight >= best.weight * share
 
 
 def _cities_for_areas(found: list[Candidate]) -> list[Candidate]:
-    """Without the divisions and countries that a city of their name inside them, of a tenth of their people, stands
-    for ('Chihuahua': the city, not the state of two clocks; 'Wien': the city, not the state)."""
-    return [
-        area
-        for area in found
-        if area.kind == "city"
-        or not any(c.kind == "city" and within(c, area) and c.people >= area.people * OTHER_SHARE for c in found)
-    ]
+    """The divisions and countries that a city of their name inside them, of a tenth of their people, stands for,
+    replaced by that city ranked as the area, with its weight (`place_names` rule 4): 'Chihuahua' is the city, not
+    the state of two clocks; 'Wien' the city, not the state; 'Armavir' the Armenian province's town as heavy as the
+    province, so tied with Armavir, Russia, never the Russian city by default. For an area of several clocks only a
+    city's own name stands in (Tepic, also called 'Nayarit', does not stand for the state of two clocks)."""
+    stand_ins: dict[Candidate, float] = {}
+    kept = []
+    for area in found:
+        city = None
+        if area.kind != "city":
+            city = next(
+                (
+                    c
+                    for c in found
+                    if c.kind == "city"
+                    and (c.own or len(area.zones) == 1)
+                    and within(c, area)
+                    and c.people >= area.people * OTHER_SHARE
+                ),
+                None,
+            )
+        if city is None:
+            kept.append(area)
+        else:
+            stand_ins[city] = max(stand_ins.get(city, city.weight), area.weight)
+    weighed = [replace(c, weight=stand_ins[c], area=True) if c in stand_ins else c for c in kept]
+    return sorted(weighed, key=lambda candidate: -candidate.weight)
 
 
 def _city_first(found: list[Candidate], best: Candidate) -> Candidate:
