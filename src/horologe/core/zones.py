@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -270,6 +269,10 @@ def _city_of(key: str) -> str | None:
     return fold(key.rsplit("/", 1)[1])
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Unicode's control characters (category Cc), found in one search: every reader passes here."""
+
+
 def _clean(text: str) -> str:
     if len(text) > MAX_INPUT_LENGTH:
         raise InvalidTimezone(
@@ -282,7 +285,7 @@ def _clean(text: str) -> str:
     cleaned = text.strip()
     if not cleaned:
         raise InvalidTimezone(N_("Timezone is empty."), also=(TIMEZONE_HELP,), suggestions=_HELP_SUGGESTIONS)
-    if any(unicodedata.category(char) == "Cc" for char in cleaned):
+    if _CONTROL.search(cleaned):
         raise InvalidTimezone(
             N_("Timezone {input} contains control characters."),
             input=repr(cleaned),
@@ -655,6 +658,8 @@ def _cities_for_areas(found: list[Candidate]) -> list[Candidate]:
     the state of two clocks; 'Wien' the city, not the state; 'Armavir' the Armenian province's town as heavy as the
     province, so tied with Armavir, Russia, never the Russian city by default. For an area of several clocks only a
     city's own name stands in (Tepic, also called 'Nayarit', does not stand for the state of two clocks)."""
+    if all(candidate.kind == "city" for candidate in found):
+        return found
     stand_ins: dict[Candidate, float] = {}
     kept = []
     for area in found:
