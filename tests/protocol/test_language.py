@@ -129,9 +129,9 @@ async def test_tool_errors_are_localized_with_stable_codes_and_kinds(client: Cli
     assert language_of(result) == "fr"
     error = (result.meta or {}).get("dev.horologe/error", {})
     assert error["code"] == -32000 and error["kind"] == "invalid_timezone"
-    assert error["message"].startswith("Fuseau horaire inconnu 'Europ/Vienna'.")
+    assert error["message"].startswith("Lieu ou fuseau horaire inconnu : 'Europ/Vienna'.")
     assert "Europe/Vienna" in error["suggestions"]
-    assert first_text(result).startswith("Fuseau horaire inconnu")
+    assert first_text(result).startswith("Lieu ou fuseau horaire inconnu")
 
 
 async def test_an_error_without_a_template_stays_english_and_says_so(client: Client) -> None:

@@ -463,3 +463,18 @@ async def test_next_occurrences_reports_progress_when_asked(client: Client) -> N
     assert result.is_error is False
     assert [(progress, total) for progress, total, _ in seen] == [(0, 1), (1, 1)]
     assert seen[0][2] == "Expanding the recurrence rule" and seen[1][2] == "Expanded 5 occurrences"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("subdivision", ["Bavaria", "Bayern", "Bavière", "バイエルン", "巴伐利亚", "Бавария"])
+async def test_holidays_of_a_subdivision_named_in_any_language(client: Client, subdivision: str) -> None:
+    body = await structured(client, "list_holidays", {"country": "DE", "subdivision": subdivision, "year": 2026})
+    assert body["subdivision"] == "BY"
+    assert "2026-06-04" in [holiday["date"] for holiday in body["holidays"]]  # Corpus Christi, a holiday in Bavaria
+
+
+@pytest.mark.anyio
+async def test_an_unknown_subdivision_suggests_the_nearest_first(client: Client) -> None:
+    error = await error_of(client, "business_days", {"country": "DE", "subdivision": "Bavria", "count": 1})
+    assert error["suggestions"][0] == "BY"
+    assert "Did you mean BY (Bayern)" in error["message"]

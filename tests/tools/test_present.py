@@ -78,7 +78,7 @@ async def test_an_unknown_name_is_answered_with_close_places_and_their_offsets(c
 @pytest.mark.anyio
 async def test_an_ambiguous_city_is_answered_with_its_candidates(client: Client) -> None:
     error = await error_of(client, "get_current_time", {"timezone": "Springfield"})
-    assert "'Springfield, US' (America/Chicago, UTC-06:00)" in error["message"]
+    assert "'Springfield, Missouri, US' (America/Chicago, UTC-06:00)" in error["message"]
     assert error["suggestions"] == ["America/Chicago", "America/New_York"]
 
 

@@ -27,6 +27,7 @@ from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
 from horologe.i18n.cldr import WEEKDAY_NAMES, hours_phrase
 from horologe.i18n.language import Language
+from horologe.places import gazetteer
 from horologe.tools.present import DAY_NAMES, NO_DST, dst_report, instant_of, iso, moment, zone_from
 from horologe.tools.schedule import date_argument
 from horologe.tools.schemas import calendar as s
@@ -114,7 +115,9 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     extra = {date_argument(day, "extra_holidays"): "Extra holiday" for day in args.extra_holidays or []}
     country = country_or_context(args.country, ctx)
     language = holiday_language(args.language, ctx.language)
-    calendar = holiday_calendar(country, args.subdivision, language=language, weekend=weekend, extra=extra)
+    calendar = holiday_calendar(
+        country, args.subdivision, language=language, weekend=weekend, extra=extra, names=gazetteer().subdivisions
+    )
     report_holiday_language(args.language, calendar.language, ctx.language)
     start = (
         date_argument(args.start_date, "start_date")
@@ -166,7 +169,10 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
     """The public holidays of a country (and subdivision) in a year."""
     country = country_or_context(args.country, ctx)
     calendar: HolidayCalendar = holiday_calendar(
-        country, args.subdivision, language=holiday_language(args.language, ctx.language)
+        country,
+        args.subdivision,
+        language=holiday_language(args.language, ctx.language),
+        names=gazetteer().subdivisions,
     )
     report_holiday_language(args.language, calendar.language, ctx.language)
     year = args.year or ctx.now.astimezone(ctx.default_zone.tz).year

@@ -80,9 +80,16 @@ class Result(BaseModel):
 class ZoneInput(Result):
     input: str = Field(description="What was typed.")
     timezone: str = Field(description="The zone it was read as.")
-    read_as: Literal["abbreviation", "city", "country"]
-    place: str | None = Field(default=None, description="The city or country it was read as, e.g. 'Mumbai, IN'.")
-    other_zones: list[str] | None = Field(default=None, description="Zones of smaller places of that name.")
+    read_as: Literal["abbreviation", "city", "country", "region", "coordinates", "alias", "case_insensitive"] = Field(
+        description="How: a city, region (state, province), country, coordinates or abbreviation; or another "
+        "spelling of the zone's name (alias: a legacy name such as 'US/Eastern'; case_insensitive)."
+    )
+    place: str | None = Field(
+        default=None, description="The place it was read as, e.g. 'Mumbai, IN', 'Arizona, US', '48.2082, 16.3738'."
+    )
+    other_zones: list[str] | None = Field(
+        default=None, description="Zones of smaller places of that name, or of the region's other parts."
+    )
 
 
 class ReadsZones(Result):
@@ -90,8 +97,8 @@ class ReadsZones(Result):
 
     timezone_input: list[ZoneInput] | None = Field(
         default=None,
-        description="How typed zones were read when not by an IANA name: an abbreviation names its region's clock "
-        "in every season (EST in July is New York's EDT); a city name, its most populous city.",
+        description="How typed zones were read when not by the zone's current IANA name: an abbreviation names its "
+        "region's clock in every season (EST in July is New York's EDT); a place name, its most populous place.",
     )
 
 

@@ -23,7 +23,7 @@ from horologe.tools.schemas import (
 )
 
 COUNTRY = "e.g. 'US'; default: the user's."
-SUBDIVISION = "Region code, e.g. 'CA', 'ENG'."
+SUBDIVISION = "Region code or name, e.g. 'CA', 'ENG', 'Bavaria'."
 HOLIDAY_LANGUAGE = "Of holiday names, e.g. 'de'."
 Day = Annotated[Weekday, BeforeValidator(weekday_name)]
 
