@@ -19,8 +19,8 @@ from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import locale_known
 from horologe.memory import Memory
 from horologe.state import StateFull
-from horologe.tools.memory import kept, note, without_nulls
-from horologe.tools.present import enabled_format, zone_of
+from horologe.tools.memory import kept, note
+from horologe.tools.present import enabled_format, without_nulls, zone_of
 from horologe.tools.schemas.preferences import PreferencesArgs, PreferencesResult
 from horologe.tools.spec import ToolOptions, ToolSpec
 

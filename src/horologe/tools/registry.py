@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any, Final
 
 from horologe.tools import calendar, preferences, relative, schedule, time, timers
-from horologe.tools.schemas import clean_schema
+from horologe.tools.schemas import clean_schema, output_schema
 from horologe.tools.spec import ToolSpec
 
 TOOLSETS: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
@@ -46,4 +46,4 @@ def selected_tools(toolsets: Iterable[str], transport: str) -> tuple[ToolSpec, .
 @cache
 def tool_schemas(spec: ToolSpec) -> tuple[dict[str, Any], dict[str, Any]]:
     """A tool's input and output JSON Schemas, built once: pydantic schema generation is slow (read-only results)."""
-    return clean_schema(spec.arguments.model_json_schema()), clean_schema(spec.result.model_json_schema())
+    return clean_schema(spec.arguments.model_json_schema()), output_schema(spec.result.model_json_schema())

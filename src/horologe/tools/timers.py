@@ -14,7 +14,8 @@ from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_, msg
 from horologe.memory import Memory
 from horologe.state import StateFull
-from horologe.tools.memory import kept, note, without_nulls
+from horologe.tools.memory import kept, note
+from horologe.tools.present import without_nulls
 from horologe.tools.schemas.preferences import TimerArgs, TimerResult
 from horologe.tools.spec import ToolOptions, ToolSpec
 

@@ -12,11 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 
 Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Unix times
 
-# The syntax of zones, timestamps, dates, durations and the DST policies is said once, in the server's
-# instructions (`horologe.protocol.server.instructions`); a field's description only says what it is for.
-ZONE = "Default: the user's zone."
-DISAMBIGUATION = "DST gap/fold policy."
-CUSTOM_FORMAT = "strftime pattern for format 'custom'."
+# The syntax of zones, timestamps, dates, durations and the DST policies, and that a zone argument left out is the
+# user's, is said once, in the server's instructions (`horologe.protocol.server.instructions`); a field's description
+# only says what its name does not.
+CUSTOM_FORMAT = "strftime, for format 'custom'."
 FORMAT_ALIASES: Final = {"iso": "iso8601"}
 """The seed's `get_current_time` says 'iso' where every other tool says 'iso8601': both are accepted."""
 
@@ -78,48 +77,52 @@ class Result(BaseModel):
 
 
 class ZoneInput(Result):
-    input: str = Field(description="What was typed.")
-    timezone: str = Field(description="The zone it was read as.")
+    input: str
+    timezone: str
     read_as: Literal["abbreviation", "city", "country"]
-    place: str | None = Field(default=None, description="The city or country it was read as, e.g. 'Mumbai, IN'.")
-    other_zones: list[str] | None = Field(default=None, description="Zones of smaller places of that name.")
+    place: str | None = None
+    other_zones: list[str] | None = None
 
 
 class ReadsZones(Result):
-    """A result of a tool that takes zones: says how a typed zone that is not an IANA name was read."""
+    """A result of a tool that takes zones: `timezone_input` says how typed zones that are not IANA names were read
+    (an abbreviation names its region's clock in every season: EST in July is New York's EDT; a city name, its most
+    populous city)."""
 
-    timezone_input: list[ZoneInput] | None = Field(
-        default=None,
-        description="How typed zones were read when not by an IANA name: an abbreviation names its region's clock "
-        "in every season (EST in July is New York's EDT); a city name, its most populous city.",
-    )
+    timezone_input: list[ZoneInput] | None = None
 
 
-class ZoneMoment(Result):
-    timestamp: str = Field(description="ISO 8601 with the zone's offset.")
-    timezone: str = Field(description="The zone's name (IANA key or fixed offset).")
-    utc_offset: str = Field(description="Offset from UTC, e.g. '+01:00'.")
-    abbreviation: str = Field(description="Zone abbreviation in effect, e.g. 'CET'.")
-    dst_active: bool
+class When(Result):
+    """An instant answered in a zone (`horologe.tools.present.when`)."""
+
+    timestamp: str
+    timezone: str
+    day_of_week: str
 
 
 class DstReport(Result):
-    dst_gap: bool = Field(description="The local time given does not exist (skipped by a DST change).")
-    ambiguous: bool = Field(description="The local time given exists twice (repeated by a DST change).")
-    candidates: list[str] | None = Field(default=None, description="Both possible instants when dst_gap/ambiguous.")
-    disambiguation: str | None = Field(default=None, description="The policy applied to choose among candidates.")
+    """A wall time a DST change skipped (`dst_gap`) or repeated (`ambiguous`): both instants, the policy applied."""
+
+    dst_gap: bool
+    ambiguous: bool
+    candidates: list[str] | None = None
+    disambiguation: str | None = None
+
+
+class ReadAs(Result):
+    """How a phrase given as a time was read, and its other reading (`horologe.tools.reading`)."""
+
+    understood: str
+    alternative: dict[str, str] | None = None
 
 
 class Transition(Result):
-    at: str = Field(description="Instant of the change, UTC.")
-    local_before: str
-    local_after: str
-    offset_before: str
-    offset_after: str
-    abbreviation_before: str
-    abbreviation_after: str
-    dst_before: bool
-    dst_after: bool
+    """A change of offset, abbreviation or DST: the wall clock it leaves and the one it starts."""
+
+    before: str
+    after: str
+    abbreviation: str
+    dst: bool
 
 
 def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -147,6 +150,24 @@ def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
     cleaned: dict[str, Any] = walk(schema)
     return cleaned
+
+
+def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A result's JSON Schema as published: what a client validates (types, required fields, enums, shapes) and no
+    prose; every object's extra fields allowed, as results may grow."""
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        kept = {key: walk(value) for key, value in node.items() if key not in ("description", "default", "properties")}
+        if isinstance(node.get("properties"), dict):
+            kept["properties"] = {name: walk(value) for name, value in node["properties"].items()}
+        return kept
+
+    stripped: dict[str, Any] = walk(clean_schema(schema))
+    return stripped
 
 
 # Titles repeat the names; string length limits are checked and explained when exceeded, and cost every reader of
