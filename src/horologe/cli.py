@@ -106,7 +106,8 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
-        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, memory, default, all",
+        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, format, memory, "
+        "default, all",
     )
     parser.add_argument(
         "--tool-budget", type=float, metavar="SECONDS", help="most time one tool call may compute (default 5)"

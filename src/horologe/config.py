@@ -45,7 +45,7 @@ FLAT_ENV: Mapping[str, tuple[str, str]] = {
     "HOROLOGE_LOG_LEVEL": ("logging", "level"),
     "HOROLOGE_TOOLSETS": ("capabilities", "toolsets"),
 }
-Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "memory"]
+Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "zones", "format", "memory"]
 TOOLSET_NAMES: Final[tuple[str, ...]] = get_args(Toolset)
 """Which tools are offered: `core` (the seed's six, always on), `relative` (resolve_time_expression), `calendar`
 (add_time, business_days, list_holidays, date_info), `schedule` (next_occurrences, timezone_history,

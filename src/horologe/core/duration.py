@@ -77,8 +77,9 @@ class Breakdown:
             if limit is not None and kept[index] >= limit:
                 kept[index] -= limit
                 kept[index - 1] += 1
-        seconds = kept[5]
-        return Breakdown(*(int(value) for value in kept[:5]), int(seconds) if float(seconds).is_integer() else seconds)
+        years, months, days, hours, minutes, seconds = kept
+        whole = int(seconds) if float(seconds).is_integer() else seconds
+        return Breakdown(int(years), int(months), int(days), int(hours), int(minutes), whole)
 
     @property
     def human_readable(self) -> str:

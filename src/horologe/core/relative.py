@@ -461,7 +461,7 @@ class _Resolver:
             raise InvalidArgument(N_("Year {year} is outside the supported range 1..9998."), year=year)
         answer = find_holiday(
             ref.name,
-            mode=ref.mode or "upcoming",  # type: ignore[arg-type]
+            mode=ref.mode or "upcoming",
             year=year,
             today=self.today,
             home=self.country,
@@ -508,7 +508,7 @@ class _Resolver:
             ),
             expression=repr(self.expression[:80]),
             name=repr(ref.name[:60]),
-            where=self.country or "all countries",
+            where=f"{self.country} or any other country" if self.country else "any country",
             times=", ".join(repr(example) for example in EXAMPLES.get(self.language, EXAMPLES["en"])[2:5]),
             examples=", ".join(repr(example) for example in examples),
             suggestions=examples,

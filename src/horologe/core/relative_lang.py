@@ -876,7 +876,7 @@ EXAMPLES: Final = {
     ),
 }
 
-FORM_EXAMPLES: Final = {
+FORM_EXAMPLES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     "recurrence": {
         "en": ("every weekday at 9:30", "every second Tuesday of the month at 10:00", "every 2 weeks on Monday"),
         "de": ("jeden Werktag um 9:30", "jeden zweiten Dienstag im Monat um 10 Uhr", "alle 2 Wochen am Montag"),

@@ -39,10 +39,10 @@ def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> 
     """Add an ISO 8601 duration or plain units to a time, calendar units on the wall clock; what was notable (a day
     clamped to the month's end, a DST change crossed or hit) is explained."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx)
     zone = source_zone(read, given, ctx, offsets=False)
     amount = parse_amount(args.amount)
-    added = add_amount(read.instant, amount, zone.tz, args.disambiguation)
+    added = add_amount(read.instant, amount, zone.tz)
     start, result = read.instant.astimezone(zone.tz), added.instant.astimezone(zone.tz)
     elapsed = result.astimezone(UTC) - start.astimezone(UTC)
     clamped = None
@@ -136,9 +136,9 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     weekend = parse_weekend(args.weekend) if args.weekend is not None else None
     extra = {date_of(day, "extra_holidays", ctx): "Extra holiday" for day in args.extra_holidays or []}
     country = country_or_context(args.country, ctx)
-    language = holiday_language(args.language, ctx.language)
+    language = holiday_language(None, ctx.language)
     calendar = holiday_calendar(country, args.subdivision, language=language, weekend=weekend, extra=extra)
-    report_holiday_language(args.language, calendar.language, ctx.language)
+    report_holiday_language(None, calendar.language, ctx.language)
     start = (
         date_of(args.start_date, "start_date", ctx)
         if args.start_date
@@ -274,8 +274,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "add_time",
         "Add or subtract time",
-        "Add an amount to a timestamp ('90 days from now', 'P1M', '-2 hours'): days, weeks, months and years keep "
-        "the wall clock across DST, hours and smaller units are exact; month-end clamping and DST are reported.",
+        "A given time plus or minus an amount; a day clamped to a month's end is said. From now, "
+        "resolve_time_expression ('in 90 days') is enough.",
         s.AddTimeArgs,
         s.AddTimeResult,
         add_time,
@@ -283,8 +283,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "business_days",
         "Business days",
-        "Count business days between two dates, or the date N business days after one, skipping weekends and a "
-        "country's public holidays (listed by name).",
+        "Business days between two dates, or the date N business days after one, skipping weekends and the "
+        "country's public holidays.",
         s.BusinessDaysArgs,
         s.BusinessDaysResult,
         business_days,
@@ -292,7 +292,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_holidays",
         "Public holidays",
-        "A country's (and region's) public holidays in a year, with dates, names and weekdays.",
+        "A country's public holidays in a year, with dates and weekdays.",
         s.ListHolidaysArgs,
         s.ListHolidaysResult,
         list_holidays,
@@ -300,8 +300,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "date_info",
         "Date facts",
-        "Facts about a date (default today): weekday, ISO week, day of year, quarter, leap year, the locale's week "
-        "number and the date in the Julian, Hebrew, Islamic, Persian and Japanese calendars.",
+        "Facts about a date (default today): weekday, ISO week, day of year, quarter, leap year, the date in other "
+        "calendars (Hebrew, Islamic, Persian, Japanese era, Julian).",
         s.DateInfoArgs,
         s.DateInfoResult,
         date_info,

@@ -1,4 +1,4 @@
-"""The `preferences` tool: the user's home zone, locale, format, week start and working hours.
+"""The `preferences` tool: the user's home zone, locale, week start and working hours.
 
 Preferences are kept where the request's memory keeps them (`horologe.memory`: the client's state, signed; a
 file on this computer over stdio; or nowhere). They are defaults for later calls, below the explicit argument
@@ -8,7 +8,7 @@ The request's context builder reads them (`stored_preferences`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from horologe.context import RequestContext
@@ -20,12 +20,12 @@ from horologe.i18n.cldr import locale_known
 from horologe.memory import Memory
 from horologe.state import StateFull
 from horologe.tools.memory import kept, note
-from horologe.tools.present import enabled_format, without_nulls, zone_of
-from horologe.tools.schemas.preferences import PreferencesArgs, PreferencesResult
+from horologe.tools.present import without_nulls, zone_of
+from horologe.tools.schemas.preferences import PreferencesArgs, PreferencesResult, PreferencesWithHoursArgs
 from horologe.tools.spec import ToolOptions, ToolSpec
 
 PREFERENCES_ITEM: Final = "preferences"
-PREFERENCE_FIELDS: Final = ("timezone", "locale", "format", "week_start", "working_hours")
+PREFERENCE_FIELDS: Final = ("timezone", "locale", "week_start", "working_hours")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +104,11 @@ def _changes(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions) -
                 locale=repr(args.locale[:64]),
             )
         changes["locale"] = checked.locale
-    if args.format is not None:
-        enabled_format(args.format, options)
-        changes["format"] = args.format
     if args.week_start is not None:
         changes["week_start"] = args.week_start
-    if args.working_hours is not None:
-        changes["working_hours"] = args.working_hours.model_dump(mode="json")
+    working_hours = getattr(args, "working_hours", None)
+    if working_hours is not None:
+        changes["working_hours"] = working_hours.model_dump(mode="json")
     return changes
 
 
@@ -128,12 +126,19 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "preferences",
         "Time preferences",
-        "Remember (set), show (get) or forget (clear) the user's home timezone, locale, output format, week start "
-        "and working hours; they become the defaults of later calls.",
-        PreferencesArgs,
+        "Remember (set), show (get) or forget (clear) the user's home timezone, locale and week start (and working "
+        "hours, for find_meeting_time); later calls use them as defaults.",
+        PreferencesWithHoursArgs,
         PreferencesResult,
         preferences,
         read_only=False,
         destructive=True,  # 'clear' forgets what the user kept
     ),
 )
+WITHOUT_HOURS: Final = replace(
+    TOOLS[0],
+    description="Remember (set), show (get) or forget (clear) the user's home timezone, locale and week start; later "
+    "calls use them as defaults.",
+    arguments=PreferencesArgs,
+)
+"""`preferences` where `find_meeting_time` is not offered: nothing there would use working hours."""

@@ -73,7 +73,7 @@ def instant_of(
     try:
         return _formal(value, zone, ctx, disambiguation)
     except InvalidTimestamp as formal_error:
-        if not isinstance(value, str) or _FORMAL.fullmatch(value.strip()):
+        if not isinstance(value, str):
             raise
         try:
             return _phrase(value, zone, ctx, disambiguation)
@@ -81,7 +81,9 @@ def instant_of(
             found = _with_zone(value, ctx, disambiguation)
             if found is not None:
                 return found
-            raise phrase_error from formal_error
+            if _FORMAL.fullmatch(value.strip()):
+                raise formal_error from None
+            raise phrase_error from None
 
 
 def source_zone(read: TimeInput, given: ResolvedZone | None, ctx: RequestContext, *, offsets: bool) -> ResolvedZone:

@@ -2,9 +2,9 @@
 "Christmas", "every weekday at 9:30") as exact times in the user's zone and clock.
 
 The reference instant is `reference_time` when given, else the request's now (the client's `currentTimestamp`, else
-the server clock). The zone is `timezone`, else the client context's, else the server's. The week starts on
-`week_start`, else the stored preference, else the locale's first day (Babel/CLDR: Monday in de-AT, Sunday in
-en-US), else Monday. The grammar lives in `horologe.core.relative`; no fallback parser guesses.
+the server clock). The zone is `timezone`, else the client context's, else the server's. The week starts on the
+stored `week_start` preference, else the locale's first day (`locale`, else the client's: Babel/CLDR, Monday in
+de-AT, Sunday in en-US), else Monday. The grammar lives in `horologe.core.relative`; no fallback parser guesses.
 """
 
 from __future__ import annotations
@@ -38,10 +38,9 @@ def resolve_time_expression(
         ctx,
         reference=reference,
         locale=locale,
-        explicit_week_start=args.week_start,
         count=args.count,
     )
-    first_day, _ = week_start(args.week_start, ctx, locale)
+    first_day, _ = week_start(None, ctx, locale)
     return _result(resolution, zone, first_day)
 
 
@@ -98,10 +97,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "resolve_time_expression",
         "Resolve a relative time expression",
-        "What people say as exact times in the user's zone: an instant, a period [start, end), or a recurrence's next "
-        "occurrences. E.g. 'next Friday 3pm', 'last 7 days', 'Q3 2025', 'the second Tuesday of next month', 'last "
-        "day of February', 'in a fortnight', 'Christmas', 'Easter 2027', 'Thanksgiving in Canada', 'every weekday "
-        "at 9:30', 'jeden Montag'. Use it instead of computing dates; 'alternative' is a second common reading.",
+        "What people say as exact times in the user's zone: an instant, a period [start, end) or the next "
+        "occurrences. E.g. 'last 7 days', 'Q3', 'second Tuesday of next month', 'in a fortnight', 'Easter 2027', "
+        "'every weekday at 9:30'. Use it instead of computing dates; 'alternative' is another reading.",
         ResolveTimeExpressionArgs,
         ResolveTimeExpressionResult,
         resolve_time_expression,

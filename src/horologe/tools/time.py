@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, cast
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.duration import measure
-from horologe.core.format import OutputFormat
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
     DAY_NAMES,
@@ -31,18 +30,10 @@ from horologe.tools.schemas import time as schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
 
 
-def preferred_format(ctx: RequestContext, options: ToolOptions) -> OutputFormat:
-    """The user's stored format when this server offers it (and it needs no pattern), else ISO 8601."""
-    stored = ctx.preferences.get("format")
-    if stored in options.supported_formats and stored != "custom":
-        return cast(OutputFormat, stored)
-    return "iso8601"
-
-
 def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The current time in a zone, with its abbreviation and weekday (and DST when in effect)."""
     zone = zone_from(args.timezone, ctx)
-    fmt = args.format or preferred_format(ctx, options)
+    fmt = args.format or "iso8601"
     checked_format(fmt, args.custom_format, options)
     now = truncate(ctx.now, options.precision).astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, now)
@@ -88,8 +79,8 @@ def calculate_duration(
 ) -> dict[str, Any]:
     """The time between two times: exact total seconds, the amount in the unit asked, and words."""
     zone = zone_from(args.timezone, ctx)
-    start = instant_of(args.start_time, zone, ctx, args.disambiguation)
-    end = instant_of(args.end_time, zone, ctx, args.disambiguation)
+    start = instant_of(args.start_time, zone, ctx)
+    end = instant_of(args.end_time, zone, ctx)
     unit = args.units or "seconds"
     duration = measure(start.instant, end.instant, unit=unit, zone=zone.tz)
     said = duration.breakdown.said().as_dict()
@@ -204,8 +195,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_current_time",
         "Current time",
-        "The current date and time in a timezone (default: the user's; {default_zone} here) with its offset, "
-        "abbreviation, DST, weekday and ISO week. Call it instead of guessing today's date or time.",
+        "The current time in a timezone (default: the user's; {default_zone} here). Call it instead of guessing "
+        "the date or time.",
         schemas.GetCurrentTimeArgs,
         schemas.GetCurrentTimeResult,
         get_current_time,
@@ -213,8 +204,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "convert_timezone",
         "Convert between timezones",
-        "Convert a time on any date from one timezone to another ('3 pm in New York is what in Tokyo?'); "
-        "DST gaps and repeated times are reported.",
+        "A time in another timezone; the source is the zone named in 'timestamp', else from_timezone. DST gaps "
+        "and repeated times are reported.",
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,
@@ -222,8 +213,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "calculate_duration",
         "Duration between two times",
-        "The time between two timestamps: exact totals, a calendar breakdown and words (negative when the end is "
-        "first).",
+        "How long from one time to another ('now' to 'Christmas'): total seconds, the amount in 'units', and words; "
+        "a time a DST change skips or repeats is placed 'compatible' and reported.",
         schemas.CalculateDurationArgs,
         schemas.CalculateDurationResult,
         calculate_duration,
@@ -231,7 +222,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "format_time",
         "Format a timestamp",
-        "Write a timestamp in a zone as ISO 8601, RFC 3339/2822, an HTTP date, Unix time, readable text or strftime.",
+        "Write a time as ISO 8601, RFC 3339/2822, an HTTP date, Unix time, readable text or strftime.",
         schemas.FormatTimeArgs,
         schemas.FormatTimeResult,
         format_time,
@@ -239,9 +230,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_timezone_info",
         "Timezone information",
-        "Facts about a zone at an instant (default now): offsets, abbreviation, DST, the previous and next change, "
-        "countries. Standard and DST offsets are the IANA rules' own (Ireland's winter is negative DST); "
-        "previous_transition is null only for a zone that never changed.",
+        "A zone's abbreviation and DST state now (or at 'timestamp'), its last and next clock change, and its "
+        "countries.",
         schemas.GetTimezoneInfoArgs,
         schemas.GetTimezoneInfoResult,
         get_timezone_info,

@@ -96,8 +96,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "timer",
         "Timer",
-        "Start, check, stop or list stopwatches and countdowns by label. A countdown reports what remains and when "
-        "it ends. Timers last for this conversation.",
+        "Start, check, stop or list stopwatches and countdowns by label; a countdown says what remains and when it "
+        "ends. Timers last for this conversation.",
         TimerArgs,
         TimerResult,
         timer,

@@ -5,10 +5,12 @@ This package holds the bases and the parts several tools share; each tool family
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictFloat, StrictInt, StrictStr, field_validator
 
 Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Unix times
 
@@ -16,6 +18,8 @@ Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Un
 # user's, is said once, in the server's instructions (`horologe.protocol.server.instructions`); a field's description
 # only says what its name does not.
 CUSTOM_FORMAT = "strftime, for format 'custom'."
+UNSAID_DEFAULT: Final[dict[str, JsonValue]] = {"unsaid_default": True}
+"""Marks a field whose default the instructions state (ISO 8601, 'compatible'): its schema leaves it out."""
 FORMAT_ALIASES: Final = {"iso": "iso8601"}
 """The seed's `get_current_time` says 'iso' where every other tool says 'iso8601': both are accepted."""
 
@@ -125,14 +129,16 @@ class Transition(Result):
     dst: bool
 
 
-def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A pydantic JSON Schema made plain for clients: no titles, optional fields not nullable, no $defs."""
+def clean_schema(schema: dict[str, Any], shared: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A pydantic JSON Schema made plain for clients: no titles, optional fields not nullable, every $ref inlined but
+    those to the `shared` definitions (kept once under $defs)."""
     defs = schema.get("$defs", {})
 
     def walk(node: Any) -> Any:
         if isinstance(node, dict):
             if "$ref" in node:
-                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+                name = node["$ref"].rsplit("/", 1)[-1]
+                return {"$ref": f"#/$defs/{name}"} if name in shared else walk(defs[name])
             any_of = node.get("anyOf")
             if (
                 isinstance(any_of, list)
@@ -143,36 +149,47 @@ def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 rest = [walk(option) for option in any_of if option != {"type": "null"}]
                 merged = {k: walk(v) for k, v in node.items() if k not in ("anyOf", "default", *_UNPUBLISHED)}
                 return {**(rest[0] if len(rest) == 1 else _one_type({"anyOf": rest})), **merged}
-            return _one_type({k: walk(v) for k, v in node.items() if k not in _UNPUBLISHED})
+            unpublished = _UNPUBLISHED | ({"default"} if node.get("unsaid_default") else set())
+            return _one_type({k: walk(v) for k, v in node.items() if k not in unpublished})
         if isinstance(node, list):
             return [walk(item) for item in node]
         return node
 
     cleaned: dict[str, Any] = walk(schema)
+    if shared:
+        cleaned["$defs"] = {name: walk(defs[name]) for name in sorted(shared)}
     return cleaned
+
+
+_OUTPUT_PROSE: Final = frozenset({"description", "default", "properties"})
 
 
 def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """A result's JSON Schema as published: what a client validates (types, required fields, enums, shapes) and no
-    prose; every object's extra fields allowed, as results may grow."""
+    prose or defaults; every object's extra fields allowed (JSON Schema's default), as results may grow. A part used
+    twice is defined once ($defs)."""
+    uses = Counter(re.findall(r'"\$ref": "#/\$defs/([^"]+)"', json.dumps(schema)))
+    shared = frozenset(name for name, count in uses.items() if count > 1)
 
     def walk(node: Any) -> Any:
         if isinstance(node, list):
             return [walk(item) for item in node]
         if not isinstance(node, dict):
             return node
-        kept = {key: walk(value) for key, value in node.items() if key not in ("description", "default", "properties")}
+        kept = {key: walk(value) for key, value in node.items() if key not in _OUTPUT_PROSE}
+        if kept.get("additionalProperties") is True:  # JSON Schema's own default: saying it adds nothing
+            del kept["additionalProperties"]
         if isinstance(node.get("properties"), dict):
             kept["properties"] = {name: walk(value) for name, value in node["properties"].items()}
         return kept
 
-    stripped: dict[str, Any] = walk(clean_schema(schema))
+    stripped: dict[str, Any] = walk(clean_schema(schema, shared))
     return stripped
 
 
 # Titles repeat the names; string length limits are checked and explained when exceeded, and cost every reader of
 # the tool list tokens (list limits, `maxItems`, stay: they shape what a model sends).
-_UNPUBLISHED: Final = frozenset({"title", "$defs", "maxLength"})
+_UNPUBLISHED: Final = frozenset({"title", "$defs", "maxLength", "unsaid_default"})
 
 
 def _one_type(node: dict[str, Any]) -> dict[str, Any]:

@@ -20,9 +20,9 @@ from horologe.tools.schemas import (
     weekday_name,
 )
 
-COUNTRY = "e.g. 'US'; default: the user's."
-SUBDIVISION = "Region code, e.g. 'CA', 'ENG'."
-HOLIDAY_LANGUAGE = "Of holiday names, e.g. 'de'."
+COUNTRY = "Default: the user's."
+SUBDIVISION = "e.g. 'CA'."
+HOLIDAY_LANGUAGE = "Of the names, e.g. 'de'."
 Day = Annotated[Weekday, BeforeValidator(weekday_name)]
 
 
@@ -30,19 +30,17 @@ class AddTimeArgs(Arguments):
     timestamp: Timestamp
     amount: StrictStr = Field(max_length=100, description="e.g. '90 days', '-2 hours', 'P1M'.")
     timezone: str | None = Field(default=None, max_length=256)
-    disambiguation: Disambiguation = "compatible"
 
 
 class BusinessDaysArgs(Arguments):
     country: StrictStr | None = Field(default=None, max_length=64, description=COUNTRY)
     start_date: StrictStr | None = Field(default=None, max_length=60, description="Default: today.")
-    end_date: StrictStr | None = Field(default=None, max_length=60, description="Count to it (excluded), or...")
-    count: StrictInt | None = Field(default=None, ge=-100_000, le=100_000, description="...add this many.")
+    end_date: StrictStr | None = Field(default=None, max_length=60)
+    count: StrictInt | None = Field(default=None, ge=-100_000, le=100_000)
     include_end: bool = False
     subdivision: StrictStr | None = Field(default=None, max_length=64, description=SUBDIVISION)
     weekend: list[Day] | None = Field(default=None, max_length=6)
     extra_holidays: list[StrictStr] | None = Field(default=None, max_length=366)
-    language: StrictStr | None = Field(default=None, max_length=16, description=HOLIDAY_LANGUAGE)
 
 
 class ListHolidaysArgs(Arguments):

@@ -10,6 +10,7 @@ from horologe.core.format import OutputFormat
 from horologe.core.localtime import Disambiguation
 from horologe.tools.schemas import (
     CUSTOM_FORMAT,
+    UNSAID_DEFAULT,
     Arguments,
     DstReport,
     ReadAs,
@@ -27,16 +28,16 @@ Format = Annotated[OutputFormat, BeforeValidator(format_name)]
 class GetCurrentTimeArgs(Arguments):
     timezone: str | None = Field(default=None, max_length=256)
     format: Format | None = None
-    custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT)
+    custom_format: str | None = Field(default=None, max_length=200)
 
 
 class ConvertTimezoneArgs(Arguments):
-    timestamp: Timestamp = Field(description="e.g. '9am', 'next Tuesday 4pm', '2026-03-02 15:00', '9am PST'.")
+    timestamp: Timestamp = Field(description="e.g. '9am PST', 'next Tuesday 4pm'.")
     to_timezone: str = Field(max_length=256)
     from_timezone: str | None = Field(default=None, max_length=256)
-    format: Format = "iso8601"
-    custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT)
-    disambiguation: Disambiguation = "compatible"
+    format: Format = Field(default="iso8601", json_schema_extra=UNSAID_DEFAULT)
+    custom_format: str | None = Field(default=None, max_length=200)
+    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class CalculateDurationArgs(Arguments):
@@ -44,7 +45,6 @@ class CalculateDurationArgs(Arguments):
     end_time: Timestamp
     units: Literal["seconds", "minutes", "hours", "days"] | None = None
     timezone: str | None = Field(default=None, max_length=256)
-    disambiguation: Disambiguation = "compatible"
 
 
 class FormatTimeArgs(Arguments):
