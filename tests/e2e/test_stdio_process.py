@@ -16,7 +16,7 @@ from horologe.tools import registry as catalog
 from tests.e2e.processes import PATIENCE, Output, end, spawn
 
 pytestmark = [pytest.mark.e2e]
-SERVE = [sys.executable, "-m", "horologe", "serve", "--transport", "stdio"]
+SERVE = [sys.executable, "-m", "horologe", "serve", "--transport", "stdio", "--toolsets", "all"]
 ENVELOPE = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},
@@ -124,8 +124,8 @@ def test_handshake_then_call_over_raw_stdio() -> None:
     assert by_id[1]["result"]["serverInfo"]["name"] == "horologe"
     assert by_id[2]["result"] == {}
     assert by_id[3]["result"]["structuredContent"]["formatted"] == "Thu, 01 Jan 1970 00:00:00 GMT"
-    assert by_id[4]["result"]["isError"] is True
-    assert by_id[4]["result"]["_meta"]["dev.horologe/error"]["code"] == -32001
+    assert by_id[4]["result"]["isError"] is True  # 'soon' is no timestamp, nor a phrase the grammar reads
+    assert by_id[4]["result"]["_meta"]["dev.horologe/error"]["code"] == -32602
     assert by_id[5]["error"]["code"] == -32601
 
 

@@ -181,7 +181,7 @@ def unknown_expression(expression: str, language: str = "en", hint: Message | No
                 "{examples}."
             ),
             expression=repr(expression[:80]),
-            form=msg(_FORM_NAMES[name]),
+            form=_FORM_NAMES[name],
             examples=", ".join(repr(example) for example in examples),
             also=(hint,) if hint is not None else (),
             suggestions=examples,
@@ -206,9 +206,9 @@ def unknown_expression(expression: str, language: str = "en", hint: Message | No
 
 
 _FORM_NAMES = {
-    "recurrence": N_("a recurring event ('every ...')"),
-    "nth": N_("a weekday of a month ('the second Tuesday of ...')"),
-    "month_day": N_("a day of a month ('the last day of ...')"),
+    "recurrence": msg(N_("a recurring event ('every ...')")),
+    "nth": msg(N_("a weekday of a month ('the second Tuesday of ...')")),
+    "month_day": msg(N_("a day of a month ('the last day of ...')")),
 }
 _NTH = {
     "en": r"\b(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|\d+(?:st|nd|rd|th))\b.*\b(?:of|in)\b",
@@ -499,7 +499,8 @@ class _Resolver:
         if looks_like(self.expression) is not None:
             return unknown_expression(self.expression, self.language)
         names = close_names(ref.name, self.country, year or self.today.year, self.language)
-        examples = names or list(FORM_EXAMPLES["holiday"].get(self.language, FORM_EXAMPLES["holiday"]["en"]))
+        times = EXAMPLES.get(self.language, EXAMPLES["en"])[:3]
+        examples = names or list(FORM_EXAMPLES["holiday"].get(self.language, FORM_EXAMPLES["holiday"]["en"]))[:2]
         return UnknownExpression(
             N_(
                 "Could not read {expression}: it is no time expression in English, German, French, Spanish or "
@@ -509,9 +510,9 @@ class _Resolver:
             expression=repr(self.expression[:80]),
             name=repr(ref.name[:60]),
             where=f"{self.country} or any other country" if self.country else "any country",
-            times=", ".join(repr(example) for example in EXAMPLES.get(self.language, EXAMPLES["en"])[2:5]),
+            times=", ".join(repr(example) for example in times),
             examples=", ".join(repr(example) for example in examples),
-            suggestions=examples,
+            suggestions=examples if names else [*times[:2], *examples],
             details={"form": "holiday", "country": self.country, "languages": list(LANGUAGE_CODES)},
         )
 

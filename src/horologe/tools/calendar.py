@@ -39,10 +39,10 @@ def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> 
     """Add an ISO 8601 duration or plain units to a time, calendar units on the wall clock; what was notable (a day
     clamped to the month's end, a DST change crossed or hit) is explained."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx)
+    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
     zone = source_zone(read, given, ctx, offsets=False)
     amount = parse_amount(args.amount)
-    added = add_amount(read.instant, amount, zone.tz)
+    added = add_amount(read.instant, amount, zone.tz, args.disambiguation)
     start, result = read.instant.astimezone(zone.tz), added.instant.astimezone(zone.tz)
     elapsed = result.astimezone(UTC) - start.astimezone(UTC)
     clamped = None
@@ -64,6 +64,7 @@ def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> 
         timezone=zone.key,
         clamped=clamped,
         dst=dst,
+        elapsed_seconds=elapsed.total_seconds() if crossed else None,
         start_dst=dst_report(read.resolution),
         read_as=read.read_as(),
         explanation=explanation,

@@ -77,7 +77,8 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
 def calculate_duration(
     args: schemas.CalculateDurationArgs, ctx: RequestContext, options: ToolOptions
 ) -> dict[str, Any]:
-    """The time between two times: exact total seconds, the amount in the unit asked, and words."""
+    """The time between two times: exact totals (the seed's seconds, minutes, hours, days) and words, in the unit
+    asked when one is (to one decimal), else in the two largest calendar units."""
     zone = zone_from(args.timezone, ctx)
     start = instant_of(args.start_time, zone, ctx)
     end = instant_of(args.end_time, zone, ctx)
@@ -86,7 +87,9 @@ def calculate_duration(
     said = duration.breakdown.said().as_dict()
     body = without_nulls(
         total_seconds=duration.total_seconds,
-        **({unit: duration.value} if args.units not in (None, "seconds") else {}),
+        minutes=duration.total("minutes"),
+        hours=duration.total("hours"),
+        days=duration.total("days"),
         human_readable=duration_words(said, args.units, duration.value, ctx.language),
         negative=True if duration.negative else None,
     )
@@ -213,8 +216,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "calculate_duration",
         "Duration between two times",
-        "How long from one time to another ('now' to 'Christmas'): total seconds, the amount in 'units', and words; "
-        "a time a DST change skips or repeats is placed 'compatible' and reported.",
+        "How long from one time to another ('now' to 'Christmas'): totals, and words in 'units'; a time a DST "
+        "change skips or repeats is placed 'compatible' and reported.",
         schemas.CalculateDurationArgs,
         schemas.CalculateDurationResult,
         calculate_duration,

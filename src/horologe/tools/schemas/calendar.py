@@ -8,6 +8,7 @@ from pydantic import BeforeValidator, Field, StrictBool, StrictInt, StrictStr
 
 from horologe.core.localtime import Disambiguation
 from horologe.tools.schemas import (
+    UNSAID_DEFAULT,
     Arguments,
     DstReport,
     ReadAs,
@@ -30,6 +31,7 @@ class AddTimeArgs(Arguments):
     timestamp: Timestamp
     amount: StrictStr = Field(max_length=100, description="e.g. '90 days', '-2 hours', 'P1M'.")
     timezone: str | None = Field(default=None, max_length=256)
+    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class BusinessDaysArgs(Arguments):
@@ -71,7 +73,7 @@ class NextOccurrencesArgs(Arguments):
         "DTSTART's TZID, else the user's.",
     )
     count: StrictInt = Field(default=10, ge=1, le=1000)
-    disambiguation: Disambiguation = "compatible"
+    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class TimezoneHistoryArgs(Arguments):
@@ -115,6 +117,7 @@ class AddTimeResult(ReadsZones):
     timezone: str
     clamped: dict[str, str] | None = None
     dst: DstReport | None = None
+    elapsed_seconds: float | None = None
     start_dst: DstReport | None = None
     read_as: ReadAs | None = None
     explanation: str | None = None

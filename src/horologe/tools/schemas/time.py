@@ -52,7 +52,7 @@ class FormatTimeArgs(Arguments):
     format: Format
     custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT)
     timezone: str | None = Field(default=None, max_length=256)
-    disambiguation: Disambiguation = "compatible"
+    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class GetTimezoneInfoArgs(Arguments):
@@ -100,9 +100,9 @@ class ConvertTimezoneResult(ReadsZones):
 
 class DurationBody(Result):
     total_seconds: float
-    minutes: float | None = None
-    hours: float | None = None
-    days: float | None = None
+    minutes: float
+    hours: float
+    days: float
     human_readable: str
     negative: bool | None = None
 
