@@ -189,7 +189,9 @@ def test_the_three_examples_over_stdio_with_top_level_placement() -> None:
     by_id = {m["id"]: m["result"] for m in map(json.loads, completed.stdout.splitlines())}
     assert by_id[101]["structuredContent"]["start"].endswith("T00:00:00+01:00")
     assert by_id[101]["_meta"][CONTEXT_REPORT_META_KEY]["applied"] == EXAMPLE_1
-    assert datetime.fromisoformat(by_id[102]["structuredContent"]["instant"]) == datetime(2025, 11, 12, 13, 23, tzinfo=UTC)
+    assert datetime.fromisoformat(by_id[102]["structuredContent"]["instant"]) == datetime(
+        2025, 11, 12, 13, 23, tzinfo=UTC
+    )
     assert by_id[103]["structuredContent"]["start"] == "2025-11-02T00:00:00-07:00"
     assert by_id[103]["_meta"][CONTEXT_REPORT_META_KEY]["applied"] == EXAMPLE_3
     # Both placements at once: the explicit _meta one wins.

@@ -147,8 +147,8 @@ async def test_a_recurrence_without_a_time_lists_days(client: Client) -> None:
 
 async def test_a_holiday_is_the_countrys_of_the_zone_when_the_client_names_none(client: Client) -> None:
     arguments = {"reference_time": "2026-11-23T10:00:00Z"}
-    us = (await resolve(client, expression="Thanksgiving", timezone="America/New_York", **arguments))
-    canada = (await resolve(client, expression="Thanksgiving", timezone="America/Toronto", **arguments))
+    us = await resolve(client, expression="Thanksgiving", timezone="America/New_York", **arguments)
+    canada = await resolve(client, expression="Thanksgiving", timezone="America/Toronto", **arguments)
     assert us["structuredContent"]["start"] == "2026-11-26T00:00:00-05:00"
     assert canada["structuredContent"]["start"] == "2027-10-11T00:00:00-04:00"
     assert "Thanksgiving" in us["structuredContent"]["interpretation"]

@@ -504,12 +504,11 @@ class _Resolver:
         return UnknownExpression(
             N_(
                 "Could not read {expression}: it is no time expression in English, German, French, Spanish or "
-                "Japanese, and {name} is no holiday in the holidays data ({where}). Write a time like {times}, or a "
+                "Japanese, and {name} is no holiday in any country's holidays data. Write a time like {times}, or a "
                 "holiday as the data name it, e.g. {examples}."
             ),
             expression=repr(self.expression[:80]),
             name=repr(ref.name[:60]),
-            where=f"{self.country} or any other country" if self.country else "any country",
             times=", ".join(repr(example) for example in times),
             examples=", ".join(repr(example) for example in examples),
             suggestions=examples if names else [*times[:2], *examples],

@@ -190,7 +190,7 @@ class Handlers:
 
     async def get_prompt(self, ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         """Render a prompt."""
-        rendered = prompts.get_prompt(params.name, params.arguments, context_of(ctx))
+        rendered = prompts.get_prompt(params.name, params.arguments, context_of(ctx), self.offered)
         if rendered is None:
             raise UnknownPrompt(name=repr(params.name[:100]), prompts=prompts.PROMPT_NAME)
         return types.GetPromptResult.model_validate(rendered)
