@@ -282,7 +282,7 @@ def _plain(name: str) -> str:
 
 
 _WORLD: dict[tuple[int, str], tuple[tuple[str, date, str, frozenset[str]], ...]] = {}
-_WORLD_KEPT: Final = 4
+_WORLD_KEPT: Final = 12
 
 
 def _world(year: int, language: str, budget: Budget) -> tuple[tuple[str, date, str, frozenset[str]], ...]:

@@ -233,7 +233,7 @@ def looks_like(expression: str) -> tuple[str, str] | None:
     for code, vocab in LANGUAGES.items():
         if re.search(rf"(?:^|\s)(?:{vocab.every})(?:\s|$)" if code != "ja" else vocab.every, folded):
             return "recurrence", code
-    for name, table in (("nth", _NTH), ("month_day", _MONTH_DAY)):
+    for name, table in (("month_day", _MONTH_DAY), ("nth", _NTH)):
         for code, pattern in table.items():
             if re.search(pattern, folded):
                 return name, code
