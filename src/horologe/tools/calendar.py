@@ -275,8 +275,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "add_time",
         "Add or subtract time",
-        "A given time plus or minus an amount; a day clamped to a month's end is said. From now, "
-        "resolve_time_expression ('in 90 days') is enough.",
+        "A given time plus or minus an amount; a day clamped to a month's end is said.",
         s.AddTimeArgs,
         s.AddTimeResult,
         add_time,

@@ -98,8 +98,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "resolve_time_expression",
         "Resolve a relative time expression",
         "What people say as exact times in the user's zone: an instant, a period [start, end) or the next "
-        "occurrences. E.g. 'last 7 days', 'Q3', 'second Tuesday of next month', 'in a fortnight', 'Easter 2027', "
-        "'every weekday at 9:30'. Use it instead of computing dates; 'alternative' is another reading.",
+        "occurrences. E.g. 'in 45 minutes', 'last 7 days', 'second Tuesday of next month', 'Easter 2027', "
+        "'every weekday at 9:30'. Use it for times counted from now instead of computing dates; 'alternative' is "
+        "another reading.",
         ResolveTimeExpressionArgs,
         ResolveTimeExpressionResult,
         resolve_time_expression,
