@@ -379,7 +379,17 @@ _HOLIDAY_NAME = re.compile(r"[^\W\d_](?:[^\d:]{0,58}[^\W\d_])?")
 
 
 def _holiday(text: str, vocab: Vocab) -> DayRef | None:
-    """A holiday by name ("Christmas", "next Easter", "Thanksgiving 2027"); whether it is one is for the data to say."""
+    """A holiday by name ("Christmas", "next Easter", "Thanksgiving 2027"); whether it is one is for the data to say.
+    A year said before the country ("Diwali 2027 in India") is read as if said last."""
+    found = _holiday_as_said(text, vocab)
+    moved = _YEAR_INSIDE.fullmatch(text)
+    return found if found is not None or moved is None else _holiday_as_said(f"{moved[1]} {moved[3]} {moved[2]}", vocab)
+
+
+_YEAR_INSIDE = re.compile(r"(.*\D) (\d{4}) (\D.*)")
+
+
+def _holiday_as_said(text: str, vocab: Vocab) -> DayRef | None:
     for pattern, mode in _holiday_rules(vocab.code):
         match = pattern.fullmatch(text)
         if match is None:
