@@ -40,7 +40,7 @@ reading. Amounts: '90 days', 'PT90M'.
 Days, weeks, months keep the wall clock across DST. A wall time a DST change skips or repeats is reported and \
 placed by disambiguation: compatible (default: a skipped time moves forward, a repeated one takes the first), \
 earlier, later, or reject.
-Results leave out what has nothing to say: no dst report, no nulls.
+A result leaves out what has nothing to say (no DST report when none applies).
 Formats: iso8601 (default), rfc3339, rfc2822, http, unix, unix_ms, human, custom (custom_format: strftime)."""
 
 

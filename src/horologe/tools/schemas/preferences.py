@@ -8,7 +8,8 @@ from pydantic import Field
 
 from horologe.tools.schemas import Arguments, ReadsZones, Result, Weekday, WorkingHours
 
-PreferenceField = Literal["timezone", "locale", "week_start", "working_hours"]
+PreferenceField = Literal["timezone", "locale", "week_start"]
+PreferenceWithHoursField = Literal["timezone", "locale", "week_start", "working_hours"]
 
 
 class PreferencesArgs(Arguments):
@@ -17,7 +18,7 @@ class PreferencesArgs(Arguments):
     locale: str | None = Field(default=None, max_length=64, description="e.g. 'de-AT'.")
     week_start: Weekday | None = None
     fields: tuple[PreferenceField, ...] | None = Field(
-        default=None, max_length=4, description="For clear: which (default: all)."
+        default=None, max_length=3, description="For clear: which (default: all)."
     )
 
 
@@ -25,6 +26,9 @@ class PreferencesWithHoursArgs(PreferencesArgs):
     """Where `find_meeting_time` is offered, the preferences take the user's working hours too."""
 
     working_hours: WorkingHours | None = Field(default=None, description="Yours, for find_meeting_time.")
+    fields: tuple[PreferenceWithHoursField, ...] | None = Field(  # type: ignore[assignment]
+        default=None, max_length=4, description="For clear: which (default: all)."
+    )
 
 
 class PreferencesResult(ReadsZones):
