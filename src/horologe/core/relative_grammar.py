@@ -197,7 +197,7 @@ def parse_expression(text: str, languages: Iterable[str]) -> tuple[Spec, str] | 
 
 def _parse_in(text: str, vocab: Vocab, holidays: bool = False) -> Spec | None:
     if not holidays:
-        for pattern, kind in _rules(vocab.code):
+        for pattern, kind in _table(vocab.code, "rules"):
             match = pattern.fullmatch(text)
             if match:
                 spec = _build(match, kind, vocab)
@@ -267,7 +267,7 @@ def _at(every: Every, hour: int, minute: int) -> Every:
 
 
 def _every(text: str, vocab: Vocab) -> Every | None:
-    for pattern, kind in _recurrence_rules(vocab.code):
+    for pattern, kind in _table(vocab.code, "recurrences"):
         match = pattern.fullmatch(text)
         if match:
             return _build_every(match, kind, vocab)
@@ -332,7 +332,7 @@ def _day(text: str, vocab: Vocab, holidays: bool = False) -> DayRef | None:
             return DayRef("date", day=date(int(iso[1]), int(iso[2]), int(iso[3])))
         except ValueError:
             return None
-    for pattern, kind in _day_rules(vocab.code):
+    for pattern, kind in _table(vocab.code, "days"):
         match = pattern.fullmatch(text)
         if match is None:
             continue
@@ -365,7 +365,7 @@ def _build_day(match: re.Match[str], kind: str, vocab: Vocab) -> DayRef | None:
 
 
 def _month_ref(text: str, vocab: Vocab) -> MonthRef | None:
-    for pattern, kind in _month_rules(vocab.code):
+    for pattern, kind in _table(vocab.code, "month_refs"):
         match = pattern.fullmatch(text)
         if match is None:
             continue
@@ -390,7 +390,7 @@ _YEAR_INSIDE = re.compile(r"(.*\D) (\d{4}) (\D.*)")
 
 
 def _holiday_as_said(text: str, vocab: Vocab) -> DayRef | None:
-    for pattern, mode in _holiday_rules(vocab.code):
+    for pattern, mode in _table(vocab.code, "holidays"):
         match = pattern.fullmatch(text)
         if match is None:
             continue
@@ -404,7 +404,7 @@ def _holiday_as_said(text: str, vocab: Vocab) -> DayRef | None:
 
 
 def _time(text: str, vocab: Vocab) -> tuple[int, int] | None:
-    for pattern, kind in _time_rules(vocab.code):
+    for pattern, kind in _table(vocab.code, "times"):
         match = pattern.fullmatch(text)
         if match is None:
             continue
@@ -539,30 +539,8 @@ def _compiled(vocab: Vocab, rules: Iterable[tuple[str, str]]) -> tuple[tuple[re.
 
 
 @cache
-def _rules(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return _compiled(LANGUAGES[code], LANGUAGES[code].rules)
-
-
-@cache
-def _day_rules(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return _compiled(LANGUAGES[code], LANGUAGES[code].days)
-
-
-@cache
-def _time_rules(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return _compiled(LANGUAGES[code], LANGUAGES[code].times)
-
-
-@cache
-def _month_rules(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return _compiled(LANGUAGES[code], LANGUAGES[code].month_refs)
-
-
-@cache
-def _recurrence_rules(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return _compiled(LANGUAGES[code], LANGUAGES[code].recurrences)
-
-
-@cache
-def _holiday_rules(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return _compiled(LANGUAGES[code], LANGUAGES[code].holidays)
+def _table(code: str, name: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """One of a language's tables (`rules`, `days`, `times`, `month_refs`, `recurrences`, `holidays`), compiled."""
+    vocab = LANGUAGES[code]
+    rules: tuple[tuple[str, str], ...] = getattr(vocab, name)
+    return _compiled(vocab, rules)
