@@ -17,6 +17,7 @@ from horologe.core import tzdb
 from horologe.core.budget import Budget
 from horologe.core.errors import TimeError
 from horologe.core.relative import HORIZON_YEARS, MAX_COUNT, Resolution, resolve_expression
+from horologe.holiday_index import holiday_index
 
 ZONES = ("Europe/Vienna", "America/New_York", "Australia/Lord_Howe", "Asia/Tokyo", "America/Santiago")
 REFERENCES = (
@@ -101,6 +102,7 @@ def test_any_phrase_of_a_language_resolves_soundly_or_is_refused(language: str, 
             country=data.draw(st.sampled_from([None, "AT", "US", "JP"])),
             count=count,
             budget=counting_budget(),
+            holidays=holiday_index(),
         )
     except TimeError as error:
         assert error.message  # a sentence that says what to write instead
@@ -114,7 +116,12 @@ def test_any_text_at_all_resolves_soundly_or_is_refused(text: str) -> None:
     reference = REFERENCES[2]
     try:
         result = resolve_expression(
-            text, reference=reference, zone=tzdb.get_zone("Europe/Vienna"), country="AT", budget=counting_budget()
+            text,
+            reference=reference,
+            zone=tzdb.get_zone("Europe/Vienna"),
+            country="AT",
+            budget=counting_budget(),
+            holidays=holiday_index(),
         )
     except TimeError:
         return

@@ -14,13 +14,21 @@ from horologe.core import tzdb
 from horologe.core.budget import Budget
 from horologe.core.errors import InvalidArgument, OutOfTime
 from horologe.core.relative import MAX_COUNT, Resolution, UnknownExpression, resolve_expression
+from horologe.holiday_index import holiday_index
 
 VIENNA = tzdb.get_zone("Europe/Vienna")
 REFERENCE = datetime(2026, 11, 23, 10, 0, tzinfo=VIENNA)
 
 
 def resolve(expression: str, country: str | None = "AT", **options: object) -> Resolution:
-    return resolve_expression(expression, reference=REFERENCE, zone=VIENNA, country=country, **options)  # type: ignore[arg-type]
+    return resolve_expression(
+        expression,
+        reference=REFERENCE,
+        zone=VIENNA,
+        country=country,
+        holidays=holiday_index(),
+        **options,  # type: ignore[arg-type]
+    )
 
 
 def day_of(result: Resolution) -> str:

@@ -116,3 +116,9 @@ async def test_the_policy_places_a_phrase_in_a_gap_too(client: Client) -> None:
     assert placed["original"]["dst"]["dst_gap"] is True
     refused = await error_of(client, "convert_timezone", {**arguments, "disambiguation": "reject"})
     assert refused["kind"] == "nonexistent_local_time"
+
+
+async def test_a_duration_between_times_said_in_another_zone_is_shown_in_it(client: Client) -> None:
+    body = await structured(client, "calculate_duration", {"start_time": "9am PST", "end_time": "5pm PST"})
+    assert (body["start"], body["end"]) == ("2026-11-21T09:00:00-08:00", "2026-11-21T17:00:00-08:00")
+    assert body["duration"]["hours"] == 8

@@ -10,7 +10,9 @@ Decisions worth knowing:
 - The country is the one the text names ("Thanksgiving in Canada", "Thanksgiving US"), else the caller's (the
   client's country, else the country of the zone the expression is read in); its data in every category the package
   has (Christmas Eve is a bank holiday in Austria) and in American English, its own language and the expression's.
-- A name that country does not have is looked up in every country's data. When the countries agree on a date, or
+- A name that country does not have is looked up in every country's data: which countries name it comes from
+  an index (`NameIndex`: the package ships one built by scripts/build_holiday_names.py; without one it is read once
+  per process), the dates from those countries' data. When the countries agree on a date, or
   clearly most of them do (at least twice as many as on any other date, and half of all), that date is the answer
   and the next most common one is the other reading (Thanksgiving: the United States' date, Canada's as the other;
   Easter: the Western date, the Orthodox one as the other). Otherwise there is no answer, only the candidates.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from functools import cache, lru_cache
@@ -32,6 +34,8 @@ from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.tzdb import countries
 
 Mode = Literal["upcoming", "next", "last", "this", "year"]
+NameIndex = Mapping[frozenset[str], frozenset[str]]
+"""A holiday name's key (`name_key`) -> the countries whose data name a holiday so."""
 
 STOPWORDS: Final = frozenset(
     {"the", "of", "day", "s", "holiday", "d", "l", "de", "du", "la", "le", "les", "des", "del", "el", "los", "las"}
@@ -90,8 +94,10 @@ def find_holiday(
     home: str | None,
     language: str = "en",
     budget: Budget = UNLIMITED,
+    index: NameIndex | None = None,
 ) -> HolidayAnswer | None:
-    """The holiday called `text` (folded, maybe ending with a country), or None when no data name it."""
+    """The holiday called `text` (folded, maybe ending with a country), or None when no data name it. `index` says
+    which countries name what (read from every country's data when not given)."""
     name, named_country = split_country(text)
     key = name_key(name)
     if not key:
@@ -105,14 +111,16 @@ def find_holiday(
             return HolidayAnswer(chosen, None, (chosen,), country)
         if named_country is not None:
             return None
-    per_country: dict[str, list[tuple[date, str]]] = {}
-    for y in years:
-        for code, day, holiday, entry_key in _world(y, language, budget):
-            if _score(key, entry_key) is not None:
-                per_country.setdefault(code, []).append((day, holiday))
+    index = index if index is not None else _name_index(today.year, budget)
+    having = sorted(
+        {code for entry_key, codes in index.items() if _score(key, entry_key) is not None for code in codes}
+    )
     by_day: dict[date, list[tuple[str, str]]] = {}
-    for code, found in per_country.items():
-        chosen_day = _choose(found, mode, today)
+    for code in having:
+        budget.spend()
+        chosen_day = _choose(
+            _matches(key, [entry for y in years for entry in _entries(code, y, language)]), mode, today
+        )
         if chosen_day is not None:
             by_day.setdefault(chosen_day.day, []).append((code, chosen_day.name))
     readings = sorted(
@@ -246,6 +254,11 @@ def _years(mode: Mode, year: int | None, today: date) -> tuple[int, ...]:
     return tuple(y for y in (today.year, today.year + 1) if y <= 9999)
 
 
+def names_of_country(country: str, year: int, language: str = "en") -> set[frozenset[str]]:
+    """The keys of the holiday names a country's data has in a year (its language, American English, `language`)."""
+    return {key for _, _, key in _entries(country, year, language)}
+
+
 def _entries(country: str, year: int, language: str) -> list[tuple[date, str, frozenset[str]]]:
     return [(day, name, key) for _, day, name, key in _country_year(country, year, language)]
 
@@ -256,8 +269,8 @@ def _country_year(country: str, year: int, language: str) -> tuple[tuple[str, da
 
     base = holidays.country_holidays(country)
     supported = tuple(base.supported_languages)
-    languages = {base.default_language}
-    languages |= {code for code in supported if code == "en_US" or code.split("_")[0] == language}
+    languages = {base.default_language} | ({"en_US"} & set(supported))
+    languages |= set([code for code in supported if code.split("_")[0] == language][:1])
     found = []
     for chosen in languages:
         data = holidays.country_holidays(
@@ -281,29 +294,27 @@ def _plain(name: str) -> str:
     return re.sub(r"\s*\([^()]*\)", "", name)
 
 
-_WORLD: dict[tuple[int, str], tuple[tuple[str, date, str, frozenset[str]], ...]] = {}
-_WORLD_KEPT: Final = 12
+_NAME_INDEX: dict[frozenset[str], frozenset[str]] = {}
 
 
-def _world(year: int, language: str, budget: Budget) -> tuple[tuple[str, date, str, frozenset[str]], ...]:
-    """Every country's holidays of a year (each country's dates once), kept for a few years."""
-    found = _WORLD.get((year, language))
-    if found is None:
-        entries: list[tuple[str, date, str, frozenset[str]]] = []
+def _name_index(year: int, budget: Budget) -> dict[frozenset[str], frozenset[str]]:
+    """Which countries' data name each holiday (in American English and their own language), read once: names
+    hardly change from year to year, and the dates are then worked out for the few countries that have the name."""
+    if not _NAME_INDEX:
+        having: dict[frozenset[str], set[str]] = {}
         for code in _codes():
             budget.spend()
-            entries += _country_year(code, year, language)
-        if len(_WORLD) >= _WORLD_KEPT:
-            _WORLD.pop(next(iter(_WORLD)))
-        found = _WORLD[(year, language)] = tuple(entries)
-    return found
+            for key in names_of_country(code, year):
+                having.setdefault(key, set()).add(code)
+        _NAME_INDEX.update({key: frozenset(codes) for key, codes in having.items()})
+    return _NAME_INDEX
 
 
 @cache
 def _codes() -> tuple[str, ...]:
     import holidays
 
-    return tuple(code for code in holidays.list_supported_countries() if len(code) == 2)
+    return tuple(holidays.list_supported_countries(include_aliases=False))
 
 
 @cache

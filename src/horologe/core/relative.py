@@ -46,7 +46,7 @@ from typing import Literal
 
 from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
-from horologe.core.holiday_names import HolidayReading, close_names, find_holiday
+from horologe.core.holiday_names import HolidayReading, NameIndex, close_names, find_holiday
 from horologe.core.localtime import Disambiguation, LocalResolution, resolve_local
 from horologe.core.messages import N_, Message, msg
 from horologe.core.recurrence import expand, parse_rule
@@ -131,11 +131,12 @@ def resolve_expression(
     count: int = DEFAULT_COUNT,
     budget: Budget = UNLIMITED,
     policy: Disambiguation = "compatible",
+    holidays: NameIndex | None = None,
 ) -> Resolution:
     """Resolve `expression` at the aware instant `reference` in `zone`; `languages` are tried first, in order.
     `weekend` is the (first, last) weekend day, 0 = Monday; `country` (ISO code) is whose holidays a name means
     when the text names no country; `count` how many occurrences a recurrence lists; `policy` places a time of day in
-    a DST gap or fold."""
+    a DST gap or fold; `holidays` says which countries name each holiday (`horologe.core.holiday_names.NameIndex`)."""
     if reference.utcoffset() is None:
         raise ValueError("resolve_expression takes an aware reference instant")
     if not 0 <= week_start <= 6:
@@ -156,7 +157,9 @@ def resolve_expression(
     if parsed is None:
         raise unknown_expression(expression, order[0])
     spec, language = parsed
-    resolver = _Resolver(reference, zone, week_start, weekend, language, country, count, budget, expression, policy)
+    resolver = _Resolver(
+        reference, zone, week_start, weekend, language, country, count, budget, expression, policy, holidays
+    )
     return resolver.resolve(spec)
 
 
@@ -262,6 +265,7 @@ class _Resolver:
     budget: Budget = UNLIMITED
     expression: str = ""
     policy: Disambiguation = "compatible"
+    holidays: NameIndex | None = None
 
     @property
     def today(self) -> date:
@@ -467,6 +471,7 @@ class _Resolver:
             home=self.country,
             language=self.language,
             budget=self.budget,
+            index=self.holidays,
         )
         if answer is None:
             raise self._not_a_holiday(ref, year)

@@ -31,6 +31,7 @@ from horologe.core.messages import N_
 from horologe.core.parse import parse_date, parse_timestamp
 from horologe.core.relative import LANGUAGE_CODES, Resolution, UnknownExpression, resolve_expression
 from horologe.core.zones import ResolvedZone, resolve_zone
+from horologe.holiday_index import holiday_index
 from horologe.i18n.cldr import WEEKDAY_NAMES, first_week_day, weekend_days
 from horologe.places import gazetteer
 from horologe.tools.present import NOW, iso
@@ -166,6 +167,7 @@ def resolve_phrase(
         count=count,
         budget=ctx.budget,
         policy=policy,
+        holidays=holiday_index(),
     )
 
 

@@ -79,7 +79,8 @@ def calculate_duration(
 ) -> dict[str, Any]:
     """The time between two times: exact totals (the seed's seconds, minutes, hours, days) and words, in the unit
     asked when one is (to one decimal), else in the two largest calendar units."""
-    zone = zone_from(args.timezone, ctx)
+    given = zone_of(args.timezone, ctx) if args.timezone is not None else None
+    zone = ctx.zone_or_default(given)
     start = instant_of(args.start_time, zone, ctx)
     end = instant_of(args.end_time, zone, ctx)
     unit = args.units or "seconds"
@@ -94,8 +95,8 @@ def calculate_duration(
         negative=True if duration.negative else None,
     )
     return without_nulls(
-        start=iso(start.instant.astimezone(zone.tz)),
-        end=iso(end.instant.astimezone(zone.tz)),
+        start=iso(start.instant.astimezone(source_zone(start, given, ctx, offsets=False).tz)),
+        end=iso(end.instant.astimezone(source_zone(end, given, ctx, offsets=False).tz)),
         duration=body,
         start_read_as=start.read_as(),
         end_read_as=end.read_as(),
