@@ -13,6 +13,7 @@ translates them, over the years YEARS (moving feasts and new holidays included).
 from __future__ import annotations
 
 import gzip
+from importlib.metadata import version
 from pathlib import Path
 
 import holidays
@@ -31,7 +32,7 @@ def main() -> None:
             for year in YEARS:
                 for key in names_of_country(code, year, language):
                     having.setdefault(" ".join(sorted(key)), set()).add(code)
-    lines = [f"# holidays {holidays.__version__}: which countries' data name each holiday (build_holiday_names.py)"]
+    lines = [f"# holidays {version('holidays')}: which countries' data name each holiday (build_holiday_names.py)"]
     lines += [f"{key}\t{','.join(sorted(codes))}" for key, codes in sorted(having.items())]
     OUT.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0))
     print(f"{OUT}: {len(having)} names")
