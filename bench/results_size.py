@@ -9,6 +9,9 @@ validated against the tool's published `outputSchema`. Three sizes per call:
 - `result`: characters of the whole `tools/call` result as sent (content, structuredContent and `_meta`);
 - `tokens`: o200k tokens of the text (with `--shared`, the project's counter).
 
+Then the bytes of every tool's `outputSchema` in the same `tools/list` (compact JSON, every toolset), the weight
+of the list as sent to clients that keep output schemas.
+
 With `--before PATH` another checkout's `src/` answers the same calls in the same run, and each size is given as
 after / before.
 
@@ -52,8 +55,8 @@ def text_of(result: dict[str, Any]) -> str:
     return "".join(block.get("text", "") for block in result.get("content", []))
 
 
-def answers(env: dict[str, str] | None) -> list[dict[str, Any]]:
-    """Each common call's result, checked against the output schema the same server lists."""
+def answers(env: dict[str, str] | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The output schemas the server lists, and each common call's result, checked against its tool's schema."""
     session = Session(HOROLOGE, env)
     try:
         schemas = {tool["name"]: tool.get("outputSchema") for tool in session.request("tools/list")["tools"]}
@@ -65,7 +68,7 @@ def answers(env: dict[str, str] | None) -> list[dict[str, Any]]:
             if schemas.get(name):
                 jsonschema.validate(result.get("structuredContent"), schemas[name])
             found.append(result)
-        return found
+        return schemas, found
     finally:
         session.close()
 
@@ -92,10 +95,11 @@ def main() -> int:
     surfaces: dict[str, dict[str, str] | None] = {"after": None}
     if args.before is not None:
         surfaces = {"before": {"PYTHONPATH": str(args.before / "src")}, **surfaces}
-    measured = {label: [sizes(result, tokens) for result in answers(env)] for label, env in surfaces.items()}
+    answered = {label: answers(env) for label, env in surfaces.items()}
+    measured = {label: [sizes(result, tokens) for result in found] for label, (_, found) in answered.items()}
     if args.show:
-        for label, env in surfaces.items():
-            for (name, arguments), result in zip(COMMON_CALLS, answers(env), strict=True):
+        for label, (_, found) in answered.items():
+            for (name, arguments), result in zip(COMMON_CALLS, found, strict=True):
                 print(f"{label} {name} {compact(arguments)}\n  {text_of(result)}\n", file=sys.stderr)
 
     keys = ["text", "result", *(["tokens"] if tokens else [])]
@@ -115,7 +119,25 @@ def main() -> int:
     if "before" in measured:
         ratios = ", ".join(f"{key} {totals['after'][key] / totals['before'][key]:.0%}" for key in keys)
         print(f"\nafter / before: {ratios}")
+    print_schemas({label: schemas for label, (schemas, _) in answered.items()})
     return 0
+
+
+def print_schemas(listed: dict[str, dict[str, Any]]) -> None:
+    """Bytes of each tool's output schema (compact JSON) per surface, and their total."""
+    print("\n### Output schemas (bytes of compact JSON, every toolset)\n")
+    print("| tool | " + " / ".join(listed) + " |")
+    print("|---|---:|")
+    names = list(dict.fromkeys(name for schemas in listed.values() for name in schemas))
+    for name in names:
+        cells = [f"{len(compact(schemas[name])):,}" if schemas.get(name) else "-" for schemas in listed.values()]
+        print(f"| `{name}` | " + " / ".join(cells) + " |")
+    totals = {
+        label: sum(len(compact(schema)) for schema in schemas.values() if schema) for label, schemas in listed.items()
+    }
+    print("| **total** | " + " / ".join(f"{total:,}" for total in totals.values()) + " |")
+    if "before" in totals:
+        print(f"\nafter / before: {totals['after'] / totals['before']:.0%}")
 
 
 if __name__ == "__main__":

@@ -161,29 +161,42 @@ def clean_schema(schema: dict[str, Any], shared: frozenset[str] = frozenset()) -
     return cleaned
 
 
-_OUTPUT_PROSE: Final = frozenset({"description", "default", "properties"})
+_OUTPUT_PROSE: Final = frozenset({"description", "default", "properties", "$defs"})
 
 
 def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A result's JSON Schema as published: what a client validates (types, required fields, enums, shapes) and no
-    prose or defaults; every object's extra fields allowed (JSON Schema's default), as results may grow. A part used
-    twice is defined once ($defs)."""
+    """A result's JSON Schema as published: what a client validates and no prose or defaults.
+
+    The result's own fields are declared with their types; a nested object (a part such as `dst` or an item of a list)
+    declares its required fields and their types, and its optional details are allowed without being spelled out
+    (every object's extra fields are allowed, JSON Schema's default, as results may grow). An enum's values say its
+    type. A part used twice is defined once ($defs).
+    """
     uses = Counter(re.findall(r'"\$ref": "#/\$defs/([^"]+)"', json.dumps(schema)))
     shared = frozenset(name for name, count in uses.items() if count > 1)
 
-    def walk(node: Any) -> Any:
+    def walk(node: Any, nested: bool) -> Any:
         if isinstance(node, list):
-            return [walk(item) for item in node]
+            return [walk(item, nested) for item in node]
         if not isinstance(node, dict):
             return node
-        kept = {key: walk(value) for key, value in node.items() if key not in _OUTPUT_PROSE}
+        kept = {key: walk(value, nested) for key, value in node.items() if key not in _OUTPUT_PROSE}
         if kept.get("additionalProperties") is True:  # JSON Schema's own default: saying it adds nothing
             del kept["additionalProperties"]
+        if "enum" in kept and kept.get("type") == "string" and all(isinstance(v, str) for v in kept["enum"]):
+            del kept["type"]
+        if isinstance(node.get("$defs"), dict):
+            kept["$defs"] = {name: walk(value, True) for name, value in node["$defs"].items()}
         if isinstance(node.get("properties"), dict):
-            kept["properties"] = {name: walk(value) for name, value in node["properties"].items()}
+            required = set(node.get("required", ()))
+            declared = {
+                name: walk(value, True) for name, value in node["properties"].items() if not nested or name in required
+            }
+            if declared:
+                kept["properties"] = declared
         return kept
 
-    stripped: dict[str, Any] = walk(clean_schema(schema, shared))
+    stripped: dict[str, Any] = walk(clean_schema(schema, shared), False)
     return stripped
 
 
