@@ -36,6 +36,7 @@ from horologe.core.zones import resolve_zone
 from horologe.http.app import create_app
 from horologe.places import gazetteer
 from horologe.protocol.server import build_server
+from horologe.tools.reading import warm
 from tests.asgi import running
 from tests.stdio_pipe import PipeTransport
 
@@ -47,6 +48,10 @@ os.environ["TZ"] = "UTC"
 # A stdio server keeps the preferences of a client without state in the user's state directory: never the real
 # one during tests.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="horologe-tests-state-")
+
+# A serving process compiles the grammar and loads the holiday and place data at start, in the background
+# (horologe.tools.reading.warm_in_background): once here too, not inside the first test's call budget.
+warm()
 
 # A Sunday, in standard time in Europe and North America.
 FIXED_NOW = datetime(2026, 11, 22, 3, 11, 30, 123456, tzinfo=UTC)

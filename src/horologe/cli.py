@@ -204,9 +204,11 @@ def _serve(settings: Settings) -> int:
     from horologe.heap import settle_after_startup
     from horologe.protocol.server import build_server
     from horologe.stdio import serve_stdio
+    from horologe.tools.reading import warm_in_background
 
     server = build_server(settings, SystemClock())
     settle_after_startup()
+    warm_in_background()
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:

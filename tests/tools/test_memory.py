@@ -139,13 +139,14 @@ async def test_a_stored_week_start_is_applied_by_the_tools(client: Client) -> No
     assert week["week_start"] == "sunday" and week["day_of_week"] == "Sunday"  # not de-AT's Monday
 
 
-async def test_the_output_format_is_asked_per_call_not_stored(client: Client) -> None:
-    refused = await client.call_tool("preferences", preferences("set", format="human"))
-    assert refused.is_error
+async def test_a_stored_format_is_applied_where_the_format_toolset_is_offered(client: Client) -> None:
+    await structured(client, "preferences", preferences("set", format="human"))
     now = await structured(client, "get_current_time", {"timezone": "UTC"})
-    assert "formatted" not in now  # ISO 8601: the timestamp says it
+    assert " at " in str(now["formatted"]) and now["formatted"] != now["timestamp"]
     explicit = await structured(client, "get_current_time", {"timezone": "UTC", "format": "unix"})
-    assert isinstance(explicit["formatted"], int)
+    assert isinstance(explicit["formatted"], int)  # the argument wins over the preference
+    iso = await structured(client, "get_current_time", {"timezone": "UTC", "format": "iso8601"})
+    assert "formatted" not in iso  # ISO 8601: the timestamp says it
 
 
 MEETING = {"duration": 60, "start_date": "2026-11-23", "end_date": "2026-11-23"}

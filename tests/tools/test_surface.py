@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -15,6 +14,7 @@ from horologe.protocol.listing import tool_definition
 from horologe.protocol.prompts import TOOL_USES
 from horologe.protocol.server import default_zone_from, instructions
 from horologe.tools.registry import DEFAULT_TOOLSETS, TOOLS_BY_NAME, TOOLSETS, selected_tools, tool_schemas
+from horologe.tools.spec import ToolSpec
 
 SURFACES = [(["default"], "stdio"), (["default"], "http"), (["core"], "stdio"), (["core", "calendar"], "http")]
 NAMES = re.compile("|".join(sorted(TOOLS_BY_NAME, key=len, reverse=True)))
@@ -46,13 +46,19 @@ def test_the_default_surfaces_are_the_everyday_toolsets() -> None:
     assert everyday == set(TOOL_USES)  # the prompt knows a use for each
 
 
-def test_working_hours_are_a_preference_only_where_meetings_are_offered() -> None:
-    def preferences(toolsets: list[str]) -> dict[str, Any]:
-        spec = next(spec for spec in selected_tools(toolsets, "stdio") if spec.name == "preferences")
-        return tool_schemas(spec)[0]
+def test_preferences_take_what_the_offered_tools_use() -> None:
+    def preferences(toolsets: list[str]) -> ToolSpec:
+        return next(spec for spec in selected_tools(toolsets, "stdio") if spec.name == "preferences")
 
-    assert "working_hours" not in preferences(["default"])["properties"]
-    assert "working_hours" in preferences(["default", "schedule"])["properties"]
+    def taken(toolsets: list[str]) -> set[str]:
+        return set(tool_schemas(preferences(toolsets))[0]["properties"])
+
+    assert {"working_hours", "format"}.isdisjoint(taken(["default"]))
+    assert "meeting" not in preferences(["default"]).description
+    assert "working_hours" in taken(["default", "schedule"]) and "format" not in taken(["default", "schedule"])
+    assert "format" in taken(["default", "format"]) and "working_hours" not in taken(["default", "format"])
+    assert {"working_hours", "format"} <= taken(["all"])
+    assert "find_meeting_time" in preferences(["all"]).description
 
 
 @pytest.mark.parametrize("name", sorted(TOOLS_BY_NAME))

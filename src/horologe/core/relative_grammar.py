@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
-from typing import Literal
+from typing import Final, Literal
 
 from horologe.core.relative_lang import LANGUAGES, Unit, Vocab
 
@@ -536,6 +536,16 @@ def _alternatives(template: str) -> list[str]:
 
 def _compiled(vocab: Vocab, rules: Iterable[tuple[str, str]]) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((_expand(part, vocab), kind) for template, kind in rules for part in _alternatives(template))
+
+
+TABLES: Final = ("rules", "days", "times", "month_refs", "recurrences", "holidays")
+
+
+def compile_tables() -> None:
+    """Compile every language's tables now rather than on the first phrase each needs (start-up warming)."""
+    for code in LANGUAGES:
+        for name in TABLES:
+            _table(code, name)
 
 
 @cache

@@ -18,6 +18,7 @@ and the weekend falls as the locale (or the stored preference) says; holidays ar
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -26,10 +27,12 @@ from typing import Any, Final
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.errors import InvalidTimestamp, TimeError
+from horologe.core.holiday_names import country_code
 from horologe.core.localtime import Disambiguation, LocalResolution
 from horologe.core.messages import N_
 from horologe.core.parse import parse_date, parse_timestamp
 from horologe.core.relative import LANGUAGE_CODES, Resolution, UnknownExpression, resolve_expression
+from horologe.core.relative_grammar import compile_tables
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.holiday_index import holiday_index
 from horologe.i18n.cldr import WEEKDAY_NAMES, first_week_day, weekend_days
@@ -230,3 +233,19 @@ def _zone_named(text: str, country: str | None) -> ResolvedZone | None:
         return resolve_zone(text, country_hint=country, places=gazetteer())
     except (TimeError, ValueError):
         return None
+
+
+def warm() -> None:
+    """Do now what the first phrase would otherwise pay for inside its call budget: compile the grammar of every
+    language, load the `holidays` package, the holiday-name index and the places table."""
+    compile_tables()
+    country_code("US")
+    holiday_index()
+    resolve_zone("New York", places=gazetteer())
+
+
+def warm_in_background() -> threading.Thread:
+    """`warm` in a daemon thread, so a server is ready at once (a serving process's entry point calls it)."""
+    thread = threading.Thread(target=warm, name="horologe-warm", daemon=True)
+    thread.start()
+    return thread

@@ -44,7 +44,8 @@ TOOLSET_OF: Final[dict[str, str]] = {tool.name: name for name, tools in TOOLSETS
 def selected_tools(toolsets: Iterable[str], transport: str) -> tuple[ToolSpec, ...]:
     """The tools the named toolsets offer ('default': the transport's; 'all': every one), in listing order.
 
-    Without `find_meeting_time`, `preferences` takes no working hours: nothing offered would use them.
+    `preferences` takes working hours only with `find_meeting_time`, and an output format only with `format_time`:
+    what nothing offered would use is not asked for.
     """
     names = {"core"}
     for name in toolsets:
@@ -55,9 +56,8 @@ def selected_tools(toolsets: Iterable[str], transport: str) -> tuple[ToolSpec, .
         else:
             names.add(name)
     offered = tuple(tool for name, tools in TOOLSETS.items() if name in names for tool in tools)
-    if "schedule" in names:
-        return offered
-    return tuple(preferences.WITHOUT_HOURS if tool.name == "preferences" else tool for tool in offered)
+    chosen = preferences.offered(hours="schedule" in names, formats="format" in names)
+    return tuple(chosen if tool.name == "preferences" else tool for tool in offered)
 
 
 @cache

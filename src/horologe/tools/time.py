@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.duration import measure
+from horologe.core.format import OutputFormat
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
     DAY_NAMES,
@@ -30,10 +31,18 @@ from horologe.tools.schemas import time as schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
 
 
+def preferred_format(ctx: RequestContext, options: ToolOptions) -> OutputFormat:
+    """The user's stored format when this server offers it (and it needs no pattern), else ISO 8601."""
+    stored = ctx.preferences.get("format")
+    if stored in options.supported_formats and stored != "custom":
+        return cast(OutputFormat, stored)
+    return "iso8601"
+
+
 def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The current time in a zone, with its abbreviation and weekday (and DST when in effect)."""
     zone = zone_from(args.timezone, ctx)
-    fmt = args.format or "iso8601"
+    fmt = args.format or preferred_format(ctx, options)
     checked_format(fmt, args.custom_format, options)
     now = truncate(ctx.now, options.precision).astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, now)

@@ -6,10 +6,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from horologe.core.format import OutputFormat
 from horologe.tools.schemas import Arguments, ReadsZones, Result, Weekday, WorkingHours
 
 PreferenceField = Literal["timezone", "locale", "week_start"]
 PreferenceWithHoursField = Literal["timezone", "locale", "week_start", "working_hours"]
+PreferenceWithFormatField = Literal["timezone", "locale", "format", "week_start"]
+AnyPreferenceField = Literal["timezone", "locale", "format", "week_start", "working_hours"]
 
 
 class PreferencesArgs(Arguments):
@@ -28,6 +31,24 @@ class PreferencesWithHoursArgs(PreferencesArgs):
     working_hours: WorkingHours | None = Field(default=None, description="Yours, for find_meeting_time.")
     fields: tuple[PreferenceWithHoursField, ...] | None = Field(  # type: ignore[assignment]
         default=None, max_length=4, description="For clear: which (default: all)."
+    )
+
+
+class PreferencesWithFormatArgs(PreferencesArgs):
+    """Where `format_time` is offered, the preferences take the output format of `get_current_time` too."""
+
+    format: OutputFormat | None = Field(default=None, description="Of get_current_time.")
+    fields: tuple[PreferenceWithFormatField, ...] | None = Field(  # type: ignore[assignment]
+        default=None, max_length=4, description="For clear: which (default: all)."
+    )
+
+
+class AllPreferencesArgs(PreferencesWithHoursArgs):
+    """Every preference: where both `find_meeting_time` and `format_time` are offered."""
+
+    format: OutputFormat | None = Field(default=None, description="Of get_current_time.")
+    fields: tuple[AnyPreferenceField, ...] | None = Field(  # type: ignore[assignment]
+        default=None, max_length=5, description="For clear: which (default: all)."
     )
 
 
