@@ -66,8 +66,9 @@ async def test_the_week_start_follows_the_locale_argument(client: Client, locale
 
 
 async def test_the_week_start_is_said_only_where_it_decides_the_answer(client: Client) -> None:
-    body = (await resolve(client, expression="tomorrow", locale="en-US"))["structuredContent"]
-    assert "week_start" not in body
+    for expression in ("tomorrow", "in a fortnight", "in 2 weeks"):  # counted in weeks, not calendar weeks
+        body = (await resolve(client, expression=expression, locale="en-US"))["structuredContent"]
+        assert "week_start" not in body, expression
 
 
 async def test_the_locale_language_is_tried_first(client: Client) -> None:
