@@ -17,6 +17,7 @@ and the weekend falls as the locale (or the stored preference) says; holidays ar
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from typing import Any, Final
 
 from horologe.context import RequestContext
 from horologe.core import tzdb
-from horologe.core.errors import InvalidTimestamp, TimeError
+from horologe.core.errors import InvalidTimestamp, InvalidTimezone, TimeError
 from horologe.core.holiday_names import country_code
 from horologe.core.localtime import Disambiguation, LocalResolution
 from horologe.core.messages import N_
@@ -237,11 +238,13 @@ def _zone_named(text: str, country: str | None) -> ResolvedZone | None:
 
 def warm() -> None:
     """Do now what the first phrase would otherwise pay for inside its call budget: compile the grammar of every
-    language, load the `holidays` package, the holiday-name index and the places table."""
+    language, load the `holidays` package, the holiday-name index, and the places table with the indexes a misspelt
+    zone's suggestions use."""
     compile_tables()
     country_code("US")
     holiday_index()
-    resolve_zone("New York", places=gazetteer())
+    with contextlib.suppress(InvalidTimezone):
+        resolve_zone("Europe/Viena", places=gazetteer())
 
 
 def warm_in_background() -> threading.Thread:
