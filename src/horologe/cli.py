@@ -119,7 +119,8 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
-        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, memory, default, all",
+        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, format, memory, "
+        "default, all",
     )
     parser.add_argument(
         "--tool-budget", type=float, metavar="SECONDS", help="most time one tool call may compute (default 5)"
@@ -217,11 +218,13 @@ def _serve(settings: Settings) -> int:
     from horologe.heap import settle_after_startup
     from horologe.protocol.server import build_server
     from horologe.stdio import serve_stdio
+    from horologe.tools.reading import warm_in_background
 
     server = build_server(settings, SystemClock())
     settle_after_startup()
     if sys.stdin is not None and sys.stdin.isatty():
         print(WAITING_ON_A_TERMINAL, file=sys.stderr)
+    warm_in_background()
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:

@@ -49,11 +49,12 @@ FLAT_ENV: Mapping[str, tuple[str, str]] = {
     "HOST": ("server", "host"),  # what hosting platforms set for an HTTP server (Smithery, PaaS, containers)
     "PORT": ("server", "port"),
 }
-Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "memory"]
+Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "zones", "format", "memory"]
 TOOLSET_NAMES: Final[tuple[str, ...]] = get_args(Toolset)
-"""Which tools are offered: `core` (the seed's six, always on), `relative` (resolve_time_expression), `calendar`
-(add_time, business_days, list_holidays, date_info), `schedule` (next_occurrences, timezone_history,
-find_meeting_time), `memory` (preferences, timer); `default` is the transport's default set, `all` every one."""
+"""Which tools are offered: `core` (get_current_time, convert_timezone, calculate_duration, get_timezone_info; always
+on), `relative` (resolve_time_expression), `calendar` (add_time, business_days, list_holidays, date_info), `schedule`
+(next_occurrences, find_meeting_time), `zones` (list_timezones, timezone_history), `format` (format_time), `memory`
+(preferences, timer); `default` is the transport's default set, `all` every one (`horologe.tools.registry`)."""
 
 
 LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")

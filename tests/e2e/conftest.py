@@ -222,7 +222,8 @@ class StreamedCall:
 
 @pytest.fixture(scope="module")
 def http_server() -> Iterator[RunningServer]:
-    server = start_http_server(env={"DEFAULT_TIMEZONE": "UTC"})
+    # Every toolset: these tests are about the transport, and some need a tool that reports progress.
+    server = start_http_server(["--toolsets", "all"], env={"DEFAULT_TIMEZONE": "UTC"})
     try:
         yield server
     finally:

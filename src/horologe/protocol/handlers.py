@@ -133,7 +133,7 @@ class Handlers:
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> dict[str, Any]:
-        """Run a tool for an MCP request; every result carries the context report in `_meta`."""
+        """Run a tool for an MCP request; a result carries the context report in `_meta` when there is one."""
         context = context_of(ctx)
         language = context.language
         progress = PROGRESS_MESSAGES.get(params.name)
@@ -155,7 +155,9 @@ class Handlers:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
         resources.link_zone(result, params.name, ctx.protocol_version)
-        result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: context.report()}
+        report = context.report()
+        if report:  # said only when some client context or stored preference was applied or ignored
+            result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: report}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
         result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
         return result
@@ -193,7 +195,7 @@ class Handlers:
 
     async def get_prompt(self, ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         """Render a prompt."""
-        rendered = prompts.get_prompt(params.name, params.arguments, context_of(ctx))
+        rendered = prompts.get_prompt(params.name, params.arguments, context_of(ctx), self.offered)
         if rendered is None:
             raise UnknownPrompt(name=repr(params.name[:100]), prompts=prompts.PROMPT_NAME)
         return types.GetPromptResult.model_validate(rendered)
