@@ -85,7 +85,9 @@ def test_the_bundle_is_reproducible_and_small(dist: Dist) -> None:
         entries = bundle.infolist()
     assert [entry.filename for entry in entries] == sorted(entry.filename for entry in entries)
     assert {entry.date_time for entry in entries} == {ZIP_TIME}
-    assert dist.bundle.stat().st_size < 2_000_000, f"{dist.bundle.name}: size: {dist.bundle.stat().st_size} bytes"
+    # The places table (regions and names in twelve languages) is most of it; a bundle past 3 MB means something
+    # else was packed by mistake.
+    assert dist.bundle.stat().st_size < 3_000_000, f"{dist.bundle.name}: size: {dist.bundle.stat().st_size} bytes"
     assert json.loads(dist.server_json.read_text())["packages"][2]["fileSha256"] == sha256(dist.bundle)
 
 
