@@ -22,7 +22,6 @@ from horologe.i18n.language import Language
 from horologe.places import gazetteer
 from horologe.tools.spec import ToolOptions
 
-DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 LOCAL: Final = "local"

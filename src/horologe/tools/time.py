@@ -12,7 +12,6 @@ from horologe.core.duration import measure
 from horologe.core.format import OutputFormat
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
-    DAY_NAMES,
     abbreviation,
     checked_format,
     dst_report,
@@ -74,7 +73,7 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
     )
     formatted = None
     if args.format != "iso8601":
-        formatted = render(instant, target, args.format, args.custom_format, ctx.language.locale)
+        formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)
     difference = _offset(target.tz, instant) - _offset(source.tz, instant)
     return {
         "original": original,
