@@ -114,13 +114,19 @@ class Envelopes:
         self.batches = False
         """Whether the connection opened with `initialize` asking for 2025-03-26, the one revision with batches."""
 
+    def early_ping(self, payload: dict[str, Any]) -> bool:
+        """Whether this is a `ping` without an envelope before the connection chose its era: the 2025 texts allow
+        one before `initialize`, and its answer (`{}`) is the same in every era, so the edge answers it and the
+        connection stays undecided (a legacy client's `initialize` that follows is then served)."""
+        return self.bare is None and payload.get("method") == "ping" and "id" in payload and not _enveloped(payload)
+
     def complete(self, payload: dict[str, Any]) -> None:
         """Add the default envelope to a request of a bare connection (in place)."""
         if "id" not in payload or not isinstance(payload.get("method"), str):
             return
         params = payload.get("params")
         meta = meta_of(params)
-        enveloped = meta is not None and PROTOCOL_VERSION_META in meta
+        enveloped = _enveloped(payload)
         if self.bare is None:
             self.bare = payload["method"] != "initialize" and not enveloped
             self.batches = not self.bare and isinstance(params, dict) and params.get("protocolVersion") == BATCH_VERSION
@@ -167,6 +173,10 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     if requested is not None:
         return error_line(unsupported_version_error(requested), request_id)
     if envelopes is not None:
+        if envelopes.early_ping(payload) and request_id is not None:
+            return (
+                json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}}, separators=(",", ":")).encode() + b"\n"
+            )
         envelopes.complete(payload)
     try:
         return types.jsonrpc_message_adapter.validate_python(payload, by_name=False)
@@ -178,6 +188,11 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
             )
         )
         return error_line(InvalidRequest(reason=reason), request_id)
+
+
+def _enveloped(payload: dict[str, Any]) -> bool:
+    meta = meta_of(payload.get("params"))
+    return meta is not None and PROTOCOL_VERSION_META in meta
 
 
 @dataclass(frozen=True, slots=True)
