@@ -209,3 +209,19 @@ def test_a_ping_before_a_bare_request_leaves_the_connection_to_the_request() -> 
     lines = served(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' + call)
     assert lines[0] == b'{"jsonrpc":"2.0","id":1,"result":{}}'
     assert "result" in json.loads(lines[1]) and json.loads(lines[1])["result"]["isError"] is False
+
+
+INVALID_MEMBERS = b'[{"jsonrpc":"2.0","id":7,"method":5},{"jsonrpc":"2.0","id":8,"method":"ping"}]'
+INVALID_MEMBER_ANSWER = (
+    b'{"jsonrpc": "2.0", "id": 7, "error": {"code": -32600, "message": "Invalid Request: expected a JSON-RPC 2.0 '
+    b'request, notification or response ({\\"jsonrpc\\": \\"2.0\\", \\"id\\": 1, \\"method\\": \\"...\\", '
+    b'\\"params\\": {...}})."}}'
+)
+
+
+def test_an_invalid_batch_member_is_an_invalid_request_with_its_id() -> None:
+    """The same bytes as over HTTP (tests/http/test_fidelity.py): both edges split batches with `wire.batch_members`."""
+    initialize = INITIALIZE_2025_11_25.replace(b"2025-11-25", b"2025-03-26")
+    lines = served(initialize + INVALID_MEMBERS + b"\n")
+    assert lines[1].startswith(b"[" + INVALID_MEMBER_ANSWER + b", ")
+    assert json.loads(lines[1])[1] == {"jsonrpc": "2.0", "id": 8, "result": {}}

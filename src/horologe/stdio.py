@@ -38,8 +38,10 @@ from horologe.protocol.errors import (
 from horologe.wire import (
     BATCH_VERSION,
     DEFAULT_ENVELOPE,
-    MAX_BATCH,
+    NOT_AN_OBJECT,
+    NOT_JSONRPC,
     PROTOCOL_VERSION_META,
+    batch_members,
     message_problem,
     meta_of,
     normalize_request,
@@ -161,7 +163,7 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
             return error_line(InvalidRequest(reason=reason))
         return decode_batch(payload, envelopes)
     if not isinstance(payload, dict):
-        return error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
+        return error_line(InvalidRequest(reason=msg(NOT_AN_OBJECT)))
     request_id = readable_id(payload)
     problem = message_problem(payload, text)
     if problem is not None:
@@ -181,13 +183,7 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     try:
         return types.jsonrpc_message_adapter.validate_python(payload, by_name=False)
     except ValidationError:
-        reason = msg(
-            N_(
-                "expected a JSON-RPC 2.0 request, notification or response "
-                '({{"jsonrpc": "2.0", "id": 1, "method": "...", "params": {{...}}}}).'
-            )
-        )
-        return error_line(InvalidRequest(reason=reason), request_id)
+        return error_line(InvalidRequest(reason=msg(NOT_JSONRPC)), request_id)
 
 
 def _enveloped(payload: dict[str, Any]) -> bool:
@@ -204,20 +200,19 @@ class Batch:
 
 
 def decode_batch(payload: list[Any], envelopes: Envelopes) -> Batch | bytes:
-    """Each member of a batch decoded as a line of its own; an empty or oversized batch is one error line."""
-    if not payload or len(payload) > MAX_BATCH:
-        return error_line(InvalidRequest(reason=msg(N_("a batch holds 1 to {limit} messages."), limit=MAX_BATCH)))
+    """Each member of a batch judged by `wire.batch_members` and decoded as a line of its own; an empty or
+    oversized batch is one error line."""
+    members = batch_members(payload)
+    if not isinstance(members, list):
+        return error_line(InvalidRequest(reason=members))
     batch = Batch([], [])
-    for member in payload:
-        if isinstance(member, dict) and member.get("method") == "initialize":
-            reason = msg(N_("a batch may not carry 'initialize'."))
-            batch.errors.append(error_line(InvalidRequest(reason=reason), readable_id(member)))
-            continue
-        decoded = decode_message(json.dumps(member).encode(), envelopes) if isinstance(member, dict) else None
-        if isinstance(decoded, bytes | None):
-            batch.errors.append(
-                decoded or error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
-            )
+    for member in members:
+        decoded = decode_message(json.dumps(member.message).encode(), envelopes) if member.message is not None else None
+        if member.problem is not None or decoded is None:
+            reason = member.problem or msg(NOT_AN_OBJECT)
+            batch.errors.append(error_line(InvalidRequest(reason=reason), member.request_id))
+        elif isinstance(decoded, bytes):
+            batch.errors.append(decoded)
         elif not isinstance(decoded, Batch):  # a member is an object, never a batch itself
             batch.messages.append(decoded)
     return batch

@@ -19,7 +19,7 @@ from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse, replay, respond
 from horologe.http.request import FACTS_KEY, facts_of, read_facts
 from horologe.protocol.errors import InvalidRequest, edge_answer
-from horologe.wire import BATCH_VERSION, MAX_BATCH, normalize_request
+from horologe.wire import BATCH_VERSION, NOT_AN_OBJECT, batch_members, normalize_request
 
 MCP_PATH = "/mcp"
 
@@ -41,20 +41,19 @@ class Batches:
             reason = msg(N_("JSON-RPC batches belong to the 2025-03-26 revision only; send one message at a time."))
             await refuse(send, InvalidRequest(reason=reason))
             return
-        if not messages or len(messages) > MAX_BATCH:
-            reason = msg(N_("a batch holds 1 to {limit} messages."), limit=MAX_BATCH)
-            await refuse(send, InvalidRequest(reason=reason))
+        members = batch_members(messages)
+        if not isinstance(members, list):
+            await refuse(send, InvalidRequest(reason=members))
             return
         await receive()  # the buffered batch itself: each message is handed on as its own body
         answers: list[Any] = []
         headers: dict[bytes, list[bytes]] = {}
-        for message in messages:
-            if not isinstance(message, dict) or message.get("method") == "initialize":
-                why = N_("a batch may not carry 'initialize'.") if isinstance(message, dict) else None
-                reason = msg(why or N_("a message must be a JSON object."))
-                answers.append(json.loads(edge_answer(InvalidRequest(reason=reason), _id_of(message))[1]))
+        for member in members:
+            if member.message is None:
+                refusal = InvalidRequest(reason=member.problem or msg(NOT_AN_OBJECT))
+                answers.append(json.loads(edge_answer(refusal, member.request_id)[1]))
                 continue
-            status, sub_headers, body = await self._one(scope, receive, normalize_request(message))
+            status, sub_headers, body = await self._one(scope, receive, normalize_request(member.message))
             for name in (b"content-language", b"vary", b"cache-control", b"mcp-session-id"):
                 headers.setdefault(name, []).extend(v for k, v in sub_headers if k == name)
             answers.extend(_answers(status, sub_headers, body))
@@ -82,11 +81,6 @@ class Batches:
 
         await self.app(sub_scope, replay(body, receive), sub_send)
         return int(start.get("status", 500)), list(start.get("headers", [])), b"".join(chunks)
-
-
-def _id_of(message: object) -> Any:
-    request_id = message.get("id") if isinstance(message, dict) else None
-    return request_id if isinstance(request_id, str | int) and not isinstance(request_id, bool) else None
 
 
 def _answers(status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> list[Any]:
