@@ -145,8 +145,9 @@ async def test_a_stateful_get_stream_is_primed_outlives_the_timeout_and_ends_cle
 
 async def test_a_2025_11_25_post_answered_with_sse_starts_with_a_priming_event(raw_post_stateful: RawPost) -> None:
     initialize = INITIALIZE
-    answer = await raw_post_stateful(BASE_HEADERS, initialize)
+    answer = await raw_post_stateful([*BASE_HEADERS, (b"connection", b"close")], initialize)
     assert answer.header(b"content-type")[0].startswith(b"text/event-stream")
+    assert answer.header(b"connection") == []  # uvicorn alone says it (close, here), never beside keep-alive
     assert answer.body.startswith(b"id: ")
     assert b"\nretry: 3000\ndata: \n\n" in answer.body.split(b"event: message")[0]
     assert answer.json()["result"]["protocolVersion"] == "2025-11-25"

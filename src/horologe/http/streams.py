@@ -37,14 +37,22 @@ def priming(version: str | None) -> bytes:
 
 
 def primed(send: Send, version: str | None) -> Send:
-    """`send`, but an SSE answer's head is followed at once by the priming bytes (JSON answers pass as they are)."""
+    """`send`, but an SSE answer's head (without the SDK's `Connection`) is followed at once by the priming bytes
+    (JSON answers pass as they are)."""
 
     async def priming_send(message: Message) -> None:
-        await send(message)
-        if message["type"] == "http.response.start":
-            content_type = next((v for k, v in message.get("headers", []) if k.lower() == b"content-type"), b"")
-            if content_type.startswith(b"text/event-stream"):
-                await send({"type": "http.response.body", "body": priming(version), "more_body": True})
+        if message["type"] != "http.response.start":
+            await send(message)
+            return
+        headers = message.get("headers", [])
+        content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+        if not content_type.startswith(b"text/event-stream"):
+            await send(message)
+            return
+        # `Connection` is hop-by-hop: the server (uvicorn) decides it, so the SDK's `keep-alive` would sit beside
+        # uvicorn's `close` when the client asked for that.
+        await send({**message, "headers": [(k, v) for k, v in headers if k.lower() != b"connection"]})
+        await send({"type": "http.response.body", "body": priming(version), "more_body": True})
 
     return priming_send
 
