@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-import asgi_cost  # noqa: E402
+import asgi_cost
 
 
 def share_of(filename: str) -> str:
