@@ -84,9 +84,7 @@ def _result(resolution: Resolution, zone: ResolvedZone, first_day: int) -> dict[
     alternative = resolution.alternative
     return body | without_nulls(
         timezone=zone.key,
-        week_start=DAY_NAMES[first_day]
-        if resolution.granularity == "week" and resolution.kind == "period"
-        else None,
+        week_start=DAY_NAMES[first_day] if resolution.granularity == "week" and resolution.kind == "period" else None,
         dst=dst_report(resolution.local_time),
         alternative=(
             {"interpretation": alternative.interpretation, **_span(alternative.start, alternative.end, zone)}

@@ -10,6 +10,7 @@ from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.duration import measure
 from horologe.core.format import OutputFormat
+from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
     abbreviation,
