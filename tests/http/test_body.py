@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
-from horologe.http.body import BodyGuard, _depth
+from horologe.http.body import BodyBudget, BodyGuard, _depth
 
 
 @pytest.mark.parametrize(("value", "depth"), [(1, 0), ({}, 1), ([[]], 2), ({"a": [{"b": 1}]}, 3)])
@@ -52,20 +52,20 @@ async def _status(guard: BodyGuard, scope: Scope, receive: Receive) -> int:
 
 @pytest.mark.anyio
 async def test_a_chunked_body_counts_against_the_buffer_budget_as_it_arrives() -> None:
-    guard = BodyGuard(_record, max_bytes=100, max_depth=8, max_buffered=150)
-    guard.buffered = 100  # another request holds 100 bytes
+    budget = BodyBudget(max_bytes=100, max_depth=8, max_buffered=150, buffered=100)  # another request holds 100
+    guard = BodyGuard(_record, budget, "tools/call")
     assert (
         await _status(guard, _post([]), _chunks(b'{"name": ', b'"x", "arguments": {}, "pad": "' + b"x" * 40 + b'"}'))
         == 503
     )
-    assert guard.buffered == 100  # released again
+    assert budget.buffered == 100  # released again
     assert await _status(guard, _post([]), _chunks(b'{"name": "x"}')) == 200
 
 
 @pytest.mark.anyio
 async def test_a_declared_length_that_does_not_fit_the_budget_is_refused_before_reading() -> None:
-    guard = BodyGuard(_record, max_bytes=100, max_depth=8, max_buffered=150)
-    guard.buffered = 100
+    budget = BodyBudget(max_bytes=100, max_depth=8, max_buffered=150, buffered=100)
+    guard = BodyGuard(_record, budget, "tools/call")
     assert await _status(guard, _post([(b"content-length", b"60")]), _chunks()) == 503
     assert await _status(guard, _post([(b"content-length", b"13")]), _chunks(b'{"name": "x"}')) == 200
-    assert guard.buffered == 100
+    assert budget.buffered == 100

@@ -17,9 +17,9 @@ def test_every_field_line_is_joined_in_order_without_normalizing() -> None:
 
 def test_meta_value_is_raw_and_only_a_string() -> None:
     key = "io.modelcontextprotocol/acceptLanguage"
-    assert read_facts("/mcp", {"params": {"_meta": {key: " en "}}}).accept_language == " en "
-    assert read_facts("/mcp", {"params": {"_meta": {key: 5}}}).accept_language is None
-    assert read_facts("/mcp", [1]).accept_language is None
+    assert read_facts({"params": {"_meta": {key: " en "}}}).accept_language == " en "
+    assert read_facts({"params": {"_meta": {key: 5}}}).accept_language is None
+    assert read_facts([1]).accept_language is None
 
 
 def test_mismatch_answer_echoes_the_id_and_bounds_the_values() -> None:

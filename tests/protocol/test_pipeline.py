@@ -6,49 +6,63 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 
+from horologe.clock import FixedClock
+from horologe.config import Settings
 from horologe.i18n.language import Language
 from horologe.protocol.context import context_of
 from horologe.protocol.dispatch import dispatch
-from horologe.protocol.pipeline import LANGUAGE_SCOPE_KEY, RenderedError
+from horologe.protocol.pipeline import RenderedError
+from horologe.protocol.server import build_server
 from horologe.wire import ACCEPT_LANGUAGE_META, CONTENT_LANGUAGE_META, INVALID_PARAMS, METHOD_NOT_FOUND
+from tests.conftest import FIXED_NOW
 
 pytestmark = pytest.mark.anyio
 
 
 @dataclass
-class FakeHttpRequest:
-    """What the pipeline reads of an HTTP request: its ASGI scope."""
+class LanguageSeen:
+    """An entry point's language observer: what the pipeline told it, per request behind the call."""
 
-    scope: dict[str, Any] = field(default_factory=lambda: {"state": {}})
+    seen: list[tuple[object, Language]] = field(default_factory=list)
 
-    def language(self) -> Language:
-        recorded = self.scope["state"][LANGUAGE_SCOPE_KEY]
-        assert isinstance(recorded, Language)
-        return recorded
+    def __call__(self, ctx: ServerRequestContext[Any, Any], language: Language) -> None:
+        self.seen.append((ctx.request, language))
 
 
 def german(params: dict[str, Any]) -> dict[str, Any]:
     return {**params, "_meta": {ACCEPT_LANGUAGE_META: "de"}}
 
 
-async def test_a_result_reports_its_language_and_the_http_edge_learns_it(server: Server[Any]) -> None:
-    request = FakeHttpRequest()
+@pytest.fixture
+def observed(settings: Settings) -> tuple[Server[Any], LanguageSeen]:
+    seen = LanguageSeen()
+    return build_server(settings, FixedClock(FIXED_NOW), on_language=seen), seen
+
+
+async def test_a_result_reports_its_language_and_the_entry_point_is_told(
+    observed: tuple[Server[Any], LanguageSeen],
+) -> None:
+    server, seen = observed
+    request = object()
     result = await dispatch(
         server, "tools/call", german({"name": "get_current_time", "arguments": {}}), kind="test", request=request
     )
     assert result["_meta"][CONTENT_LANGUAGE_META] == "de"
-    assert request.language().content_language == "de"
+    assert [(behind, language.content_language) for behind, language in seen.seen] == [(request, "de")]
 
 
-async def test_the_sdks_own_error_is_english_and_the_http_edge_is_told(server: Server[Any]) -> None:
-    request = FakeHttpRequest()
+async def test_the_sdks_own_error_is_english_and_the_entry_point_is_told(
+    observed: tuple[Server[Any], LanguageSeen],
+) -> None:
+    server, seen = observed
     with pytest.raises(MCPError) as raised:
-        await dispatch(server, "no/such/method", german({}), kind="test", request=request)
+        await dispatch(server, "no/such/method", german({}), kind="test")
     assert raised.value.error.code == METHOD_NOT_FOUND and not isinstance(raised.value, RenderedError)
-    assert request.language().content_language == "en"
+    assert [language.content_language for _, language in seen.seen] == ["en"]  # the fallback shows in what it holds
 
 
 async def test_invalid_params_are_answered_in_the_requested_language(server: Server[Any]) -> None:

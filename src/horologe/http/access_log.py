@@ -17,19 +17,6 @@ from horologe.jsontext import compact_json
 from horologe.logs import timestamp
 from horologe.protocol.metrics import Metrics
 
-KNOWN_ROUTES = frozenset(
-    {
-        "/mcp",
-        "/mcp/tools/call",
-        "/mcp/resources/read",
-        "/mcp/prompts/get",
-        "/mcp/capabilities",
-        "/healthz",
-        "/readyz",
-        "/metrics",
-        "/openapi.json",
-    }
-)
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
@@ -63,7 +50,7 @@ class AccessLog:
         finally:
             self.metrics.in_flight.dec()
             duration = time.perf_counter() - started
-            route = _route(scope["path"])
+            route = route_label(scope)
             self.metrics.count_http(route, scope["method"], status)
             if self.enabled:
                 self._log(scope, request_id, status, duration)
@@ -100,6 +87,9 @@ def new_request_id() -> str:
     return f"{random.getrandbits(128):032x}"
 
 
-def _route(path: str) -> str:
-    """A bounded label for a path (unknown paths share one label)."""
-    return path if path in KNOWN_ROUTES else "other"
+def route_label(scope: Scope) -> str:
+    """A bounded label for a request: the path of the route the router matched it to (set in the scope once the
+    app has answered), or "other" for a path no route serves."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "other"

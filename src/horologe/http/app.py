@@ -1,28 +1,20 @@
 """The HTTP application: MCP Streamable HTTP at /mcp (both eras), the seed's REST endpoints, health and metrics.
 
-Requests pass these layers, outermost first (one file each in this package; `create_app` builds them in this
-order, and tests/http/test_app.py holds it to this list):
+App-wide, outermost first, only the layers that hold for every route: `access_log.AccessLog` (the request id, one
+JSON log line, the HTTP counters) and Starlette's `CORSMiddleware` when CORS origins are configured. Everything else
+is scoped to the routes that need it, from the one route table in `horologe.http.routes` (its docstring lists each
+route's layers; tests/http/test_routes.py holds the app to it). The request timeout is on the exchange routes, not
+app-wide: GET /mcp is a stream held open on purpose, and the probes answer at once.
 
-1. `access_log.AccessLog`: the request id, one JSON log line, HTTP counters.
-2. `hosts.HostOriginGuard`: Host and Origin allow-lists (DNS-rebinding protection).
-3. Starlette's `CORSMiddleware`, only when CORS origins are configured.
-4. `body.BodyGuard`: size, JSON and depth limits; parses the body once into `request.RequestFacts`.
-5. `batch.Batches`: a 2025-03-26 JSON-RPC batch passes the layers below once per message, answered as one.
-6. `era.EraGuard`: the body decides the era; the `MCP-Protocol-Version` header must agree (-32020, -32022).
-7. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
-8. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on;
-   then, with `--stateful`, `sessions.SessionLimit` (new sessions per client, the answer when all are taken).
-
-Layers 5 to 8 read the facts the body guard left, so they sit behind it. Then the route: the exchanges (POST and
-DELETE /mcp, the REST routes) pass `timeout.Timeout` (504 for a request that does not answer in time); GET /mcp,
-a stream held open on purpose, and the probes do not.
+What outlives a request is made here once and shared by the routes' layers (Starlette's route middleware never sees
+the lifespan): the body budget, the rate-limit counter and the token verifier; the lifespan closes the latter two.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from mcp.server.lowlevel.server import Server
@@ -39,24 +31,28 @@ from horologe.clock import Clock, SystemClock
 from horologe.config import Settings
 from horologe.core import tzdb
 from horologe.http.access_log import AccessLog
-from horologe.http.batch import Batches
-from horologe.http.body import BodyGuard
+from horologe.http.body import BodyBudget
 from horologe.http.connection import CLOSING_STATE_KEY
-from horologe.http.era import EraGuard
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
-from horologe.http.language import LanguageHeaders
+from horologe.http.language import record_language
 from horologe.http.mcp import MCPEndpoint
 from horologe.http.openapi import openapi_document
-from horologe.http.ratelimit import auth_failure_middleware, rate_limit_middleware
-from horologe.http.rest import method_not_allowed, rest_routes
-from horologe.http.sessions import session_limit_middleware
+from horologe.http.ratelimit import (
+    AuthFailureLimit,
+    ClientAddress,
+    Counter,
+    Limiter,
+    RefusedTokens,
+    close_storage,
+    counter_for,
+)
+from horologe.http.rest import capabilities_endpoint, method_not_allowed, rest_endpoint
+from horologe.http.routes import Edge, Endpoints, build_routes
+from horologe.http.sessions import SessionLimit
 from horologe.http.timeout import Timeout
 from horologe.protocol.metrics import Metrics
 from horologe.protocol.server import build_server
 from horologe.tools.registry import selected_tools
-
-# Probes and scrapers address pods by IP: these carry no user data, so they skip the Host allow-list.
-PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics")
 
 
 def create_app(settings: Settings, clock: Clock | None = None, server: Server[Any] | None = None) -> Starlette:
@@ -70,10 +66,10 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     metrics = Metrics()
     tools = selected_tools(settings.capabilities.toolsets, settings.server.transport)
     if server is None:
-        server = build_server(settings, clock or SystemClock(), metrics.stage)
+        server = build_server(settings, clock or SystemClock(), metrics.stage, on_language=record_language)
     else:
         server.middleware.insert(0, metrics.stage)
-    # Our guard checks Host and Origin on every route; the SDK's own check would only repeat it on /mcp.
+    # Our guard checks Host and Origin on every user route; the SDK's own check would only repeat it on /mcp.
     security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     managers = [
         StreamableHTTPSessionManager(
@@ -87,11 +83,13 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         )
         for json_response in ((False,) if http.stateful else (True, False))
     ]
-    endpoint = MCPEndpoint(managers[0], managers[-1], http.stateful)
+    edge, closers, public = _edge(settings, policy, metrics, clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         async with contextlib.AsyncExitStack() as stack:
+            for close in closers:
+                stack.push_async_callback(close)
             for manager in managers:
                 await stack.enter_async_context(manager.run())
             yield {CLOSING_STATE_KEY: asyncio.Event()}  # every request's state shares it; see http/streams.py
@@ -114,34 +112,17 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_document(tools))
 
-    # The request timeout bounds exchanges, so it wraps their routes only: GET /mcp is a stream held open on
-    # purpose (http/streams.py), and the probes answer at once.
-    timed = [Middleware(Timeout, seconds=http.request_timeout_seconds)]
-    routes = [
-        Route("/mcp", endpoint, methods=["POST", "DELETE"], middleware=timed),
-        Route("/mcp", endpoint, methods=["GET"]),
-        *rest_routes(server, tools, timed),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/readyz", readyz, methods=["GET"]),
-        Route("/metrics", metrics_endpoint, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
-    ]
-    public_paths: tuple[str, ...] = PUBLIC_PATHS
-    protection: list[Middleware] = []
-    if settings.auth.enabled:
-        from horologe.http.auth import auth_layer  # JWT and cryptography load only when auth is on
-
-        auth = auth_layer(settings.auth, PUBLIC_PATHS)
-        routes += auth.routes
-        public_paths = auth.public_paths
-        protection = [*auth_failure_middleware(settings.rate_limit, public_paths, metrics, clock), *auth.middleware]
-    route_labels = [route.path for route in routes]
-    protection += rate_limit_middleware(settings.rate_limit, public_paths, metrics, route_labels, clock)
-    protection += session_limit_middleware(http, settings.rate_limit, public_paths)
-    middleware = [
-        Middleware(AccessLog, metrics=metrics, enabled=http.access_log),
-        Middleware(HostOriginGuard, policy=policy, public_paths=public_paths),
-    ]
+    endpoints = Endpoints(
+        mcp=MCPEndpoint(managers[0], managers[-1], http.stateful),
+        rest=lambda method: rest_endpoint(server, method),
+        capabilities=capabilities_endpoint(server, tools),
+        openapi=openapi,
+        healthz=healthz,
+        readyz=readyz,
+        metrics=metrics_endpoint,
+        public=public,
+    )
+    middleware = [Middleware(AccessLog, metrics=metrics, enabled=http.access_log)]
     if http.cors_origins:
         middleware.append(
             Middleware(
@@ -152,18 +133,50 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
                 expose_headers=["Mcp-Session-Id", "MCP-Protocol-Version", "Content-Language", "X-Request-Id"],
             )
         )
-    middleware += [
-        Middleware(
-            BodyGuard,
-            max_bytes=http.max_body_bytes,
-            max_depth=http.max_json_depth,
-            max_buffered=http.max_buffered_body_bytes,
-        ),
-        Middleware(Batches),
-        Middleware(EraGuard),
-        Middleware(LanguageHeaders),
-        *protection,
-    ]
     return Starlette(
-        routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers={405: method_not_allowed}
+        routes=build_routes(edge, endpoints),
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={405: method_not_allowed},
     )
+
+
+Closer = Callable[[], Awaitable[None]]
+
+
+def _edge(
+    settings: Settings, policy: AccessPolicy, metrics: Metrics, clock: Clock | None
+) -> tuple[Edge, list[Closer], list[Route]]:
+    """The route layers these settings turn on, what to close at shutdown, and the public routes auth adds."""
+    http, limits = settings.http, settings.rate_limit
+    closers: list[Closer] = []
+    gate: list[Middleware] = []
+    metrics_gate: list[Middleware] = []
+    public: list[Route] = []
+    counter: Counter | None = None
+    addresses = ClientAddress(limits.trusted_proxies)
+    if limits.enabled or http.stateful or (settings.auth.enabled and limits.auth_failures.strip()):
+        counter = counter_for(limits, clock)
+        store = counter.storage
+        closers.append(lambda: close_storage(store))
+    if settings.auth.enabled:
+        from horologe.http.auth import auth_layer  # JWT and cryptography load only when auth is on
+
+        auth = auth_layer(settings.auth)
+        closers.append(auth.verifier.aclose)
+        public, metrics_gate = auth.routes, auth.metrics_gate
+        if counter is not None and limits.auth_failures.strip():
+            gate.append(Middleware(AuthFailureLimit, refused=RefusedTokens(limits, counter, addresses, metrics)))
+        gate += auth.gate
+    edge = Edge(
+        host=Middleware(HostOriginGuard, policy=policy),
+        timeout=Middleware(Timeout, seconds=http.request_timeout_seconds),
+        budget=BodyBudget(http.max_body_bytes, http.max_json_depth, http.max_buffered_body_bytes),
+        gate=gate,
+        metrics_gate=metrics_gate,
+        limiter=Limiter(limits, counter, addresses, metrics) if limits.enabled and counter is not None else None,
+        sessions=[Middleware(SessionLimit, http=http, counter=counter, addresses=addresses)]
+        if http.stateful and counter is not None
+        else [],
+    )
+    return edge, closers, public

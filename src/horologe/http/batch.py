@@ -3,9 +3,10 @@
 2025-03-26 requires a server to receive batches (arrays of requests and notifications); 2025-06-18 removed them
 and 2026-07-28 carries one message per POST. A batch under `MCP-Protocol-Version: 2025-03-26`, or under no
 version header (which that revision's clients may omit: a server then assumes 2025-03-26), is split here: each
-message passes the layers behind this one as its own request (era, language, timeout, auth, rate limits, the
-SDK's endpoint), and the answers go back as one JSON array (JSON-RPC 2.0 §6), or as 202 when the batch held only
-notifications. Any other era gets -32600 saying to send one message per request.
+message passes the layers behind this one on the route as its own request (era, language, auth, rate limits,
+the SDK's endpoint; the whole batch is one request to the timeout), and the answers go back as one JSON array
+(JSON-RPC 2.0 §6), or as 202 when the batch held only notifications. Any other era gets -32600 saying to send one
+message per request.
 """
 
 from __future__ import annotations
@@ -21,17 +22,15 @@ from horologe.http.request import FACTS_KEY, facts_of, read_facts
 from horologe.protocol.errors import InvalidRequest, edge_answer
 from horologe.wire import BATCH_VERSION, NOT_AN_OBJECT, batch_members, normalize_request
 
-MCP_PATH = "/mcp"
-
 
 class Batches:
-    """ASGI middleware behind the body guard: a 2025-03-26 batch becomes one request per message, answered as one."""
+    """POST /mcp behind the body guard: a 2025-03-26 batch becomes one request per message, answered as one."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        facts = facts_of(scope) if scope["type"] == "http" and scope["path"] == MCP_PATH else None
+        facts = facts_of(scope)
         if facts is None or not isinstance(facts.payload, list):
             await self.app(scope, receive, send)
             return
@@ -69,7 +68,7 @@ class Batches:
         sub_headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
         sub_headers.append((b"content-length", str(len(body)).encode()))
         sub_scope = {**scope, "headers": sub_headers, "state": {**scope.get("state", {})}}
-        sub_scope["state"][FACTS_KEY] = read_facts(MCP_PATH, message)
+        sub_scope["state"][FACTS_KEY] = read_facts(message)
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
 

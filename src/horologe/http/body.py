@@ -1,54 +1,62 @@
-"""The body guard: POST bodies on /mcp routes are bounded in size and depth, parsed once, and described for the
-layers behind (`horologe.http.request.RequestFacts`)."""
+"""The body guard: POST bodies on the routes that take JSON are bounded in size and depth, parsed once, and described
+for the layers behind (`horologe.http.request.RequestFacts`)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse, replay
-from horologe.http.request import FACTS_KEY, REST_METHODS, read_facts
+from horologe.http.request import FACTS_KEY, read_facts
 from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError, ServerBusy
 from horologe.wire import message_problem, needs_normalizing, normalize_request, readable_id
 
-JSON_BODY_PATHS = frozenset({"/mcp", *(path for path, method in REST_METHODS.items() if method != "capabilities")})
-"""The routes that take a JSON body; a POST elsewhere goes on unread (to its 404, or its 405 with Allow)."""
 RETRY_SOON = ((b"retry-after", b"1"),)
 
 
-class BodyGuard:
-    """POST bodies on the JSON routes: bounded size, valid JSON, bounded nesting; the parsed body goes to the state."""
+@dataclass(slots=True)
+class BodyBudget:
+    """The limits on request bodies, and the bytes of bodies this process holds right now (declared lengths, or
+    what arrived of others): one budget for every route that reads a body, made by the app factory."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, max_depth: int, max_buffered: int | None = None) -> None:
+    max_bytes: int
+    max_depth: int
+    max_buffered: int
+    buffered: int = 0
+
+
+class BodyGuard:
+    """A route's POST body: bounded size, valid JSON, bounded nesting; the parsed body goes to the state.
+
+    `performs` is the MCP method a REST route performs (None on /mcp, where the body says it).
+    """
+
+    def __init__(self, app: ASGIApp, budget: BodyBudget, performs: str | None = None) -> None:
         self.app = app
-        self.max_bytes = max_bytes
-        self.max_depth = max_depth
-        self.max_buffered = max_buffered if max_buffered is not None else 64 * max_bytes
-        self.buffered = 0
-        """Bytes of request bodies this process holds right now (declared lengths, or what arrived of others)."""
+        self.budget = budget
+        self.performs = performs
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in JSON_BODY_PATHS:
-            await self.app(scope, receive, send)
-            return
+        budget = self.budget
         trim_field_values(scope)
         declared = header(scope, b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await refuse(send, BodyTooLarge(limit=self.max_bytes))
+        if declared is not None and (not declared.isdigit() or int(declared) > budget.max_bytes):
+            await refuse(send, BodyTooLarge(limit=budget.max_bytes))
             return
         # Many clients holding large bodies half-sent would each keep what they sent: a budget bounds the total.
         held = [int(declared) if declared is not None else 0]
-        if self.buffered + held[0] > self.max_buffered:
+        if budget.buffered + held[0] > budget.max_buffered:
             await refuse(send, ServerBusy(seconds=1), headers=RETRY_SOON)
             return
-        self.buffered += held[0]
+        budget.buffered += held[0]
         try:
             await self._guard(scope, receive, send, held)
         finally:
-            self.buffered -= held[0]
+            budget.buffered -= held[0]
 
     async def _guard(self, scope: Scope, receive: Receive, send: Send, held: list[int]) -> None:
         body = await self._read(receive, held)
@@ -64,8 +72,9 @@ class BodyGuard:
             return
         # Counting brackets is cheap and bounds the depth from above; walk the tree only when it might be deep.
         brackets = body.count(b"{") + body.count(b"[")
-        if brackets > self.max_depth and _depth(payload, self.max_depth) > self.max_depth:
-            await refuse(send, InvalidRequest(reason=msg(N_("JSON nested deeper than {depth}."), depth=self.max_depth)))
+        depth = self.budget.max_depth
+        if brackets > depth and _depth(payload, depth) > depth:
+            await refuse(send, InvalidRequest(reason=msg(N_("JSON nested deeper than {depth}."), depth=depth)))
             return
         problem = message_problem(payload, body) if isinstance(payload, dict) else None
         if problem is not None:
@@ -75,10 +84,11 @@ class BodyGuard:
             # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state)
             # moves where it keeps it; the SDK then reads the rewritten body.
             body = json.dumps(normalize_request(payload)).encode()
-        scope.setdefault("state", {})[FACTS_KEY] = read_facts(scope["path"], payload)
+        scope.setdefault("state", {})[FACTS_KEY] = read_facts(payload, self.performs)
         await self.app(scope, replay(body, receive), send)
 
     async def _read(self, receive: Receive, held: list[int]) -> bytes | BodyTooLarge | ServerBusy:
+        budget = self.budget
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -87,12 +97,12 @@ class BodyGuard:
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
-                return BodyTooLarge(limit=self.max_bytes)
+            if size > budget.max_bytes:
+                return BodyTooLarge(limit=budget.max_bytes)
             if size > held[0]:  # a chunked body (or more than declared): count what arrives
-                self.buffered += size - held[0]
+                budget.buffered += size - held[0]
                 held[0] = size
-                if self.buffered > self.max_buffered:
+                if budget.buffered > budget.max_buffered:
                     return ServerBusy(seconds=1)
             chunks.append(chunk)
             if not message.get("more_body", False):

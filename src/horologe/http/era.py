@@ -20,18 +20,17 @@ from horologe.http.request import facts_of
 from horologe.protocol.errors import HeaderMismatch, unsupported_version_error
 from horologe.wire import PROTOCOL_VERSION_META, SUPPORTED_VERSIONS, envelope_version, unsupported_version
 
-MCP_PATH = "/mcp"
 VERSION_HEADER = b"mcp-protocol-version"
 
 
 class EraGuard:
-    """ASGI middleware behind the body guard: refuse a request whose header and body disagree on the era."""
+    """POST /mcp behind the body guard: refuse a request whose header and body disagree on the era."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        facts = facts_of(scope) if scope["type"] == "http" and scope["path"] == MCP_PATH else None
+        facts = facts_of(scope)
         if facts is None or not isinstance(facts.payload, dict) or "method" not in facts.payload:
             await self.app(scope, receive, send)
             return

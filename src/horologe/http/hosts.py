@@ -1,5 +1,5 @@
-"""DNS-rebinding protection on every route: the Host and Origin allow-lists, 421 for a foreign Host, 403 for a
-foreign Origin. Probes and scrapers (the public paths) address pods by IP and skip the Host check."""
+"""DNS-rebinding protection on the routes that serve users: the Host and Origin allow-lists, 421 for a foreign
+Host, 403 for a foreign Origin. Probes and scrapers address pods by IP: their routes do not pass this guard."""
 
 from __future__ import annotations
 
@@ -70,17 +70,13 @@ def _matches(value: str, pattern: str) -> bool:
 
 
 class HostOriginGuard:
-    """DNS-rebinding protection on every route: 421 for a foreign Host, 403 for a foreign Origin."""
+    """DNS-rebinding protection on a route: 421 for a foreign Host, 403 for a foreign Origin."""
 
-    def __init__(self, app: ASGIApp, policy: AccessPolicy, public_paths: Iterable[str] = ()) -> None:
+    def __init__(self, app: ASGIApp, policy: AccessPolicy) -> None:
         self.app = app
         self.policy = policy
-        self.public_paths = frozenset(public_paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self.public_paths:
-            await self.app(scope, receive, send)
-            return
         host = header(scope, b"host")
         if not self.policy.host_allowed(host):
             logger.warning("refused Host %r on %s", (host or "")[:100], scope["path"])

@@ -16,14 +16,18 @@ own `_meta` preference wins); the REST routes pass it into the request's `_meta`
 exactly as on /mcp. JSON answers whose text followed a preference say so with `Content-Language`; with
 `Vary: Accept-Language` when the header carried it.
 
-The answer's language is the one the pipeline recorded for this request (`LANGUAGE_SCOPE_KEY`): the response
-body is never parsed again to find it.
+The answer's language is the one the pipeline reported for this request: the app factory passes
+`record_language` into `build_server` as the pipeline's language observer, and it keeps the `Language` in this
+request's state. The response body is never parsed again to find it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any, Final
 
+from mcp.server.context import ServerRequestContext
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.http.asgi import refuse
@@ -31,12 +35,25 @@ from horologe.http.request import facts_of
 from horologe.i18n.language import Language
 from horologe.i18n.negotiate import is_valid_accept_language
 from horologe.protocol.errors import HeaderMismatch
-from horologe.protocol.pipeline import LANGUAGE_SCOPE_KEY
 from horologe.wire import ACCEPT_LANGUAGE_META
 
-MCP_PATH = "/mcp"
-REST_PREFIX = "/mcp/"
 _PREVIEW = 200
+LANGUAGE_KEY: Final = "horologe.language"
+"""Where a request's answer language is kept in its ASGI state, for `Content-Language` on the way out."""
+
+
+def record_language(ctx: ServerRequestContext[Any, Any], language: Language) -> None:
+    """The pipeline's language observer: keep the language of the HTTP request behind `ctx` (none off HTTP)."""
+    scope = getattr(ctx.request, "scope", None)
+    if isinstance(scope, Mapping):
+        note_language(scope, language)
+
+
+def note_language(scope: Mapping[str, Any], language: Language) -> None:
+    """Keep the language a request is answered in, for the language headers on the way out."""
+    state = scope.get("state")
+    if isinstance(state, dict):
+        state[LANGUAGE_KEY] = language
 
 
 def accept_language_header(scope: Scope) -> str | None:
@@ -57,24 +74,13 @@ def mismatch(header: str, canonical: str) -> HeaderMismatch:
 
 
 class LanguageHeaders:
-    """ASGI middleware behind the body guard: the agreement check, then language headers on the way out."""
+    """POST /mcp behind the body guard: the `Accept-Language` agreement check, then language headers on the way out."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path = scope["path"]
-        if path == MCP_PATH and scope["method"] == "POST":
-            await self._mcp(scope, receive, send)
-        elif path.startswith(REST_PREFIX):
-            await self._rest(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
-
-    async def _mcp(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope.setdefault("state", {})
         facts = facts_of(scope)
         canonical = facts.accept_language if facts is not None else None
         header = accept_language_header(scope)
@@ -90,7 +96,15 @@ class LanguageHeaders:
             extra.append((b"cache-control", b"private"))
         await self.app(scope, receive, _LanguageSender(scope, send, extra))
 
-    async def _rest(self, scope: Scope, receive: Receive, send: Send) -> None:
+
+class RestLanguageHeaders:
+    """A REST route: `Content-Language` for an answer that followed a preference, `Vary` when the header gave one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope.setdefault("state", {})
         header = accept_language_header(scope)
         varies = header is not None and is_valid_accept_language(header)
         await self.app(scope, receive, _LanguageSender(scope, send, [(b"vary", b"Accept-Language")] if varies else []))
@@ -111,7 +125,7 @@ class _LanguageSender:
             headers = list(message.get("headers", []))
             extra = self.extra
             content_type = next((value for key, value in headers if key.lower() == b"content-type"), b"")
-            language = self.scope.get("state", {}).get(LANGUAGE_SCOPE_KEY)
+            language = self.scope.get("state", {}).get(LANGUAGE_KEY)
             json_answer = content_type.split(b";")[0].strip().lower() == b"application/json"
             if json_answer and isinstance(language, Language) and language.requested:
                 extra = [*extra, (b"content-language", language.content_language.encode("latin-1"))]

@@ -30,7 +30,8 @@ class MCPEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["method"] == "GET":
             if not self.stateful:
-                await refuse(send, MethodNotAllowed(method="GET", path="/mcp", allowed="POST"), headers=ALLOW_POST)
+                error = MethodNotAllowed(method="GET", path=scope["path"], allowed="POST")
+                await refuse(send, error, headers=ALLOW_POST)
                 return
             await held_stream(self.sse_manager.handle_request, scope, receive, send)
             return

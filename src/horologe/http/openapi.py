@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from horologe import __version__
+from horologe.http.routes import CAPABILITIES, PROMPTS_GET, RESOURCES_READ, TOOLS_CALL
 from horologe.tools.registry import tool_schemas
 from horologe.tools.spec import ToolSpec
 
@@ -155,7 +156,7 @@ def openapi_document(tools: tuple[ToolSpec, ...]) -> dict[str, Any]:
             "Streamable HTTP at POST /mcp.",
         },
         "paths": {
-            "/mcp/tools/call": {
+            TOOLS_CALL.path: {
                 "post": {
                     "summary": "Call a tool",
                     "requestBody": {"required": True, **_json(call_request)},
@@ -165,7 +166,7 @@ def openapi_document(tools: tuple[ToolSpec, ...]) -> dict[str, Any]:
                     },
                 }
             },
-            "/mcp/resources/read": {
+            RESOURCES_READ.path: {
                 "post": {
                     "summary": "Read a resource",
                     "requestBody": {
@@ -175,7 +176,7 @@ def openapi_document(tools: tuple[ToolSpec, ...]) -> dict[str, Any]:
                     "responses": {"200": {"description": "Resource contents"}, **_errors(400, 404, 413)},
                 }
             },
-            "/mcp/prompts/get": {
+            PROMPTS_GET.path: {
                 "post": {
                     "summary": "Render a prompt",
                     "requestBody": {
@@ -194,7 +195,7 @@ def openapi_document(tools: tuple[ToolSpec, ...]) -> dict[str, Any]:
                     "responses": {"200": {"description": "Prompt messages"}, **_errors(400, 404, 413)},
                 }
             },
-            "/mcp/capabilities": {
+            CAPABILITIES.path: {
                 "get": {
                     "summary": "Server info, capabilities, tools, resources and prompts",
                     "responses": {"200": {"description": "Capabilities"}, **REFUSALS},

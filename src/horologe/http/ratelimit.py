@@ -26,12 +26,11 @@ from typing import Any
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
-from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.clock import Clock, SystemClock
 from horologe.config import RateLimitSection
-from horologe.http.asgi import TOKEN_REFUSED_KEY, close_on_shutdown, refuse
+from horologe.http.asgi import TOKEN_REFUSED_KEY, refuse
 from horologe.http.request import facts_of, operations
 from horologe.protocol.errors import RateLimited, RateLimitUnavailable, TooManyRefusedTokens
 from horologe.protocol.metrics import Metrics
@@ -219,6 +218,13 @@ class Counter:
         return min(refused or verdicts, key=lambda verdict: (verdict.remaining, -verdict.reset))
 
 
+def counter_for(section: RateLimitSection, clock: Clock | None = None) -> Counter:
+    """The counter an app's limits share: the section's store (memory or Redis) and timeouts; `clock` places the
+    windows (the system clock unless given)."""
+    timeout = section.storage_timeout_seconds
+    return Counter(storage_for(section.storage_uri, timeout), timeout, section.retry_seconds, clock or SystemClock())
+
+
 def storage_for(uri: str, timeout: float) -> Storage:
     """Memory storage, or Redis (redis-py's asyncio client) with short socket timeouts and no retries."""
     if uri == "memory://":
@@ -235,68 +241,52 @@ async def close_storage(storage: Storage) -> None:
             await client.aclose()
 
 
-class Counting:
-    """What both limits share: the counter store (closed at shutdown), client addresses and the paths left alone."""
+class Limiter:
+    """The request rate limit: the configured rates, the counter and how callers are told apart. Made once by the
+    app factory and shared by every route that is limited (route middleware never sees the lifespan, so what must
+    outlive a request lives here)."""
 
     def __init__(
-        self,
-        app: ASGIApp,
-        section: RateLimitSection,
-        public_paths: Iterable[str],
-        metrics: Metrics | None,
-        clock: Clock | None,
+        self, section: RateLimitSection, counter: Counter, addresses: ClientAddress, metrics: Metrics | None = None
     ) -> None:
-        self.app = app
-        self.addresses = ClientAddress(section.trusted_proxies)
-        self.public = frozenset(public_paths)
-        self.metrics = metrics
-        self.counter = Counter(
-            storage_for(section.storage_uri, section.storage_timeout_seconds),
-            section.storage_timeout_seconds,
-            section.retry_seconds,
-            clock or SystemClock(),
-        )
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.app(scope, receive, close_on_shutdown(send, self.aclose))
-        elif scope["type"] != "http" or scope["method"] == "OPTIONS" or scope["path"] in self.public:
-            await self.app(scope, receive, send)
-        else:
-            await self.limit(scope, receive, send)
-
-    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Handle one HTTP request to a limited path."""
-        raise NotImplementedError
-
-    async def aclose(self) -> None:
-        """Close the counter store's connections."""
-        await close_storage(self.counter.storage)
-
-
-class RateLimit(Counting):
-    """ASGI middleware: count each request, add RateLimit-* headers, refuse with 429 (or 503 when failing closed)."""
-
-    def __init__(
-        self,
-        app: ASGIApp,
-        section: RateLimitSection,
-        public_paths: Iterable[str],
-        metrics: Metrics | None = None,
-        route_labels: Iterable[str] = (),
-        clock: Clock | None = None,
-    ) -> None:
-        super().__init__(app, section, public_paths, metrics, clock)
         self.rates = Rates(section)
         self.fail_closed = section.fail_mode == "closed"
-        self.route_labels = frozenset(route_labels)
+        self.counter = counter
+        self.addresses = addresses
+        self.metrics = metrics
 
-    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Count the request's operations and refuse it, or pass it on with RateLimit-* headers."""
+    async def check(self, scope: Scope, performs: str | None) -> Verdict | None:
+        """Count a request's operations; the tightest verdict, or None when no limit applies."""
+        identity = self.addresses.identity(scope)
+        costs: dict[str, tuple[list[RateLimitItem], int]] = {}
+        facts = facts_of(scope)
+        for operation in facts.operations if facts is not None else operations(None, performs):
+            bucket, items = self.rates.bucket(operation.method, operation.tool)
+            costs[bucket] = (items, costs.get(bucket, (items, 0))[1] + 1)
+        verdicts = [await self.counter.hit(bucket, identity, items, cost) for bucket, (items, cost) in costs.items()]
+        found = [verdict for verdict in verdicts if verdict is not None]
+        refused = [verdict for verdict in found if not verdict.allowed]
+        return min(refused or found, key=lambda verdict: verdict.remaining) if found else None
+
+
+class RateLimit:
+    """A limited route: count each request, add RateLimit-* headers, refuse with 429 (or 503 when failing closed).
+
+    `label` names the route in the refusal counter; `performs` is the MCP method of a REST route without a body.
+    """
+
+    def __init__(self, app: ASGIApp, limiter: Limiter, label: str, performs: str | None = None) -> None:
+        self.app = app
+        self.limiter = limiter
+        self.label = label
+        self.performs = performs
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limiter = self.limiter
         try:
-            verdict = await self._check(scope)
+            verdict = await limiter.check(scope, self.performs)
         except StoreUnavailable:
-            if self.fail_closed:
+            if limiter.fail_closed:
                 await refuse(send, RateLimitUnavailable(), headers=[(b"retry-after", b"1")])
                 return
             verdict = None
@@ -304,9 +294,8 @@ class RateLimit(Counting):
             await self.app(scope, receive, send)
             return
         if not verdict.allowed:
-            if self.metrics is not None:
-                path = scope["path"]
-                self.metrics.rate_limited.labels(path if path in self.route_labels else "other").inc()
+            if limiter.metrics is not None:
+                limiter.metrics.rate_limited.labels(self.label).inc()
             await refuse(send, RateLimited(seconds=verdict.reset), headers=verdict.headers())
             return
 
@@ -317,104 +306,70 @@ class RateLimit(Counting):
 
         await self.app(scope, receive, send_with_headers)
 
-    async def _check(self, scope: Scope) -> Verdict | None:
-        identity = self.addresses.identity(scope)
-        costs: dict[str, tuple[list[RateLimitItem], int]] = {}
-        facts = facts_of(scope)
-        for operation in facts.operations if facts is not None else operations(scope["path"], None):
-            bucket, items = self.rates.bucket(operation.method, operation.tool)
-            costs[bucket] = (items, costs.get(bucket, (items, 0))[1] + 1)
-        verdicts = [await self.counter.hit(bucket, identity, items, cost) for bucket, (items, cost) in costs.items()]
-        found = [verdict for verdict in verdicts if verdict is not None]
-        refused = [verdict for verdict in found if not verdict.allowed]
-        return min(refused or found, key=lambda verdict: verdict.remaining) if found else None
 
-
-class AuthFailureLimit(Counting):
-    """ASGI middleware in front of the bearer gate: a client IP that sent too many refused tokens gets 429 unchecked.
+class RefusedTokens:
+    """Refused tokens per client IP: a client that sent too many is blocked before any token is looked at.
 
     Every refused token (malformed, bad signature, unknown to introspection, expired, foreign) counts against
     `rate_limit.auth_failures` for the caller's IP, in the shared store. The refusal that uses up the limit blocks
-    the address in this process until the window ends: its requests to protected paths are then refused before
+    the address in this process until the window ends: its requests to protected routes are then refused before
     any token is looked at, so guessing tokens cannot turn into one introspection call (or JWKS refetch) each.
     Other replicas block it at their own next refusal. Passing requests cost no store round trip, and requests
     without a token are not counted (they cost nothing, and clients start OAuth discovery with one). When the
-    store is unreachable the token check decides alone (the request rate limit has its own fail mode).
+    store is unreachable the token check decides alone (the request rate limit has its own fail mode). One object,
+    made by the app factory, for every protected route.
     """
 
     MAX_BLOCKED = 65536  # addresses held at once; expired ones are dropped first
 
     def __init__(
-        self,
-        app: ASGIApp,
-        section: RateLimitSection,
-        public_paths: Iterable[str],
-        metrics: Metrics | None = None,
-        clock: Clock | None = None,
+        self, section: RateLimitSection, counter: Counter, addresses: ClientAddress, metrics: Metrics | None = None
     ) -> None:
-        super().__init__(app, section, public_paths, metrics, clock)
         self.items = parse_many(section.auth_failures)
-        self._blocked: dict[str, tuple[float, int]] = {}  # address -> (monotonic deadline, limit)
+        self.counter = counter
+        self.addresses = addresses
+        self.metrics = metrics
+        self.blocked: dict[str, tuple[float, int]] = {}  # address -> (monotonic deadline, limit)
 
-    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Refuse a blocked address unchecked; count the request's token if the bearer gate refused it."""
-        identity = self.addresses.of(scope)
-        blocked = self._blocked.get(identity)
-        if blocked is not None:
-            wait = math.ceil(blocked[0] - time.monotonic())
-            if wait > 0:
-                await self._refuse(send, Verdict(blocked[1], 0, wait, False))
-                return
-            del self._blocked[identity]
-        await self.app(scope, receive, send)
-        if scope.get("state", {}).get(TOKEN_REFUSED_KEY):
-            await self._count(identity)
+    def wait(self, identity: str) -> Verdict | None:
+        """The refusal for a blocked address (None when it may pass)."""
+        blocked = self.blocked.get(identity)
+        if blocked is None:
+            return None
+        wait = math.ceil(blocked[0] - time.monotonic())
+        if wait > 0:
+            return Verdict(blocked[1], 0, wait, False)
+        del self.blocked[identity]
+        return None
 
-    async def _count(self, identity: str) -> None:
+    async def count(self, identity: str) -> None:
+        """Count one refused token of an address; block it once it used up its limit."""
         with contextlib.suppress(StoreUnavailable):
             verdict = await self.counter.hit("auth_failures", f"ip:{identity}", self.items, 1)
             if verdict is not None and verdict.remaining == 0:
-                if len(self._blocked) >= self.MAX_BLOCKED:
+                if len(self.blocked) >= self.MAX_BLOCKED:
                     now = time.monotonic()
-                    self._blocked = {key: value for key, value in self._blocked.items() if value[0] > now}
-                if len(self._blocked) < self.MAX_BLOCKED:
-                    self._blocked[identity] = (time.monotonic() + verdict.reset, verdict.limit)
-
-    async def _refuse(self, send: Send, verdict: Verdict) -> None:
-        if self.metrics is not None:
-            self.metrics.auth_failure_limited.inc()
-        await refuse(send, TooManyRefusedTokens(seconds=verdict.reset), headers=verdict.headers())
+                    self.blocked = {key: value for key, value in self.blocked.items() if value[0] > now}
+                if len(self.blocked) < self.MAX_BLOCKED:
+                    self.blocked[identity] = (time.monotonic() + verdict.reset, verdict.limit)
 
 
-def auth_failure_middleware(
-    section: RateLimitSection, public_paths: Iterable[str], metrics: Metrics, clock: Clock | None = None
-) -> list[Middleware]:
-    """The middleware list entry that limits refused tokens per client IP (empty when `auth_failures` is '');
-    `clock` places its windows (the system clock unless given)."""
-    if not section.auth_failures.strip():
-        return []
-    return [
-        Middleware(AuthFailureLimit, section=section, public_paths=tuple(public_paths), metrics=metrics, clock=clock)
-    ]
+class AuthFailureLimit:
+    """A protected route, in front of the bearer gate: an address that sent too many refused tokens gets 429."""
 
+    def __init__(self, app: ASGIApp, refused: RefusedTokens) -> None:
+        self.app = app
+        self.refused = refused
 
-def rate_limit_middleware(
-    section: RateLimitSection,
-    public_paths: Iterable[str],
-    metrics: Metrics,
-    route_labels: Iterable[str],
-    clock: Clock | None = None,
-) -> list[Middleware]:
-    """The middleware list entry for an enabled section (empty when disabled); `clock` places its windows."""
-    if not section.enabled:
-        return []
-    return [
-        Middleware(
-            RateLimit,
-            section=section,
-            public_paths=tuple(public_paths),
-            metrics=metrics,
-            route_labels=tuple(route_labels),
-            clock=clock,
-        )
-    ]
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused = self.refused
+        identity = refused.addresses.of(scope)
+        verdict = refused.wait(identity)
+        if verdict is not None:
+            if refused.metrics is not None:
+                refused.metrics.auth_failure_limited.inc()
+            await refuse(send, TooManyRefusedTokens(seconds=verdict.reset), headers=verdict.headers())
+            return
+        await self.app(scope, receive, send)
+        if scope.get("state", {}).get(TOKEN_REFUSED_KEY):
+            await refused.count(identity)

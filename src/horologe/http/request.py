@@ -1,9 +1,9 @@
 """What the body guard learns about a request, for the layers behind it: read once, typed, in one place.
 
 The body guard (`horologe.http.body`) parses a POST body once and leaves a `RequestFacts` in the ASGI scope's
-state; the layers behind it (language headers, auth scopes, rate limits, the access log, the /mcp endpoint and
-the REST routes) read its fields instead of digging in the JSON. A request without a JSON body (GET, DELETE,
-health checks) has no facts: `facts_of` gives None.
+state (the one way ASGI hands a value down a request); the layers behind it on the same route (language headers,
+auth scopes, rate limits, the access log, the /mcp endpoint and the REST routes) read its fields through
+`facts_of` instead of digging in the JSON. A request without a JSON body (GET, DELETE) has no facts.
 """
 
 from __future__ import annotations
@@ -16,14 +16,6 @@ from starlette.types import Scope
 from horologe.wire import ACCEPT_LANGUAGE_META, PROGRESS_TOKEN_META, meta_of
 
 FACTS_KEY: Final = "horologe.request"
-
-REST_METHODS: Final = {
-    "/mcp/tools/call": "tools/call",
-    "/mcp/resources/read": "resources/read",
-    "/mcp/prompts/get": "prompts/get",
-    "/mcp/capabilities": "capabilities",
-}
-"""REST path -> the MCP method it performs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +39,11 @@ class RequestFacts:
     wants_progress: bool = False
 
 
-def operations(path: str, payload: object) -> tuple[Operation, ...]:
-    """The operations a request performs, read from its path and its parsed JSON body (a batch gives several)."""
-    if path in REST_METHODS:
-        method = REST_METHODS[path]
+def operations(payload: object, performs: str | None = None) -> tuple[Operation, ...]:
+    """The operations a request performs: a REST route's (`performs`, the tool named in its body), else those of its
+    parsed JSON-RPC body (a batch gives several)."""
+    if performs is not None:
+        method = performs
         name = payload.get("name") if isinstance(payload, dict) and method == "tools/call" else None
         return (Operation(method, name if isinstance(name, str) else None),)
     messages = payload if isinstance(payload, list) else [payload]
@@ -67,8 +60,8 @@ def _jsonrpc_operation(message: object) -> Operation:
     return Operation(method, name if isinstance(name, str) else None)
 
 
-def read_facts(path: str, payload: object) -> RequestFacts:
-    """The facts of a parsed body sent to `path`."""
+def read_facts(payload: object, performs: str | None = None) -> RequestFacts:
+    """The facts of a parsed body: a JSON-RPC message (or batch), or the body of a REST route performing `performs`."""
     body = payload if isinstance(payload, dict) else {}
     request_id, method, params = body.get("id"), body.get("method"), body.get("params")
     name = params.get("name") if isinstance(params, dict) else body.get("name")
@@ -76,7 +69,7 @@ def read_facts(path: str, payload: object) -> RequestFacts:
     accept_language = meta.get(ACCEPT_LANGUAGE_META) if meta is not None else None
     return RequestFacts(
         payload=payload,
-        operations=operations(path, payload),
+        operations=operations(payload, performs),
         method=method if isinstance(method, str) else None,
         name=name if isinstance(name, str) else None,
         request_id=request_id if isinstance(request_id, str | int) and not isinstance(request_id, bool) else None,

@@ -12,22 +12,22 @@ as a JSON-RPC error with the status of the error table (`horologe.protocol.error
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from horologe.core.messages import N_, msg
 from horologe.http.asgi import header
-from horologe.http.language import accept_language_header
+from horologe.http.language import accept_language_header, note_language
 from horologe.http.request import facts_of
+from horologe.http.routes import ENDPOINTS
 from horologe.i18n.language import choose
 from horologe.jsontext import compact_json
 from horologe.protocol import prompts, resources
@@ -41,7 +41,7 @@ from horologe.protocol.errors import (
     status_of_code,
 )
 from horologe.protocol.listing import tool_definition
-from horologe.protocol.pipeline import LANGUAGE_SCOPE_KEY, RenderedError
+from horologe.protocol.pipeline import RenderedError
 from horologe.tools.spec import ToolSpec
 from horologe.wire import (
     ACCEPT_LANGUAGE_META,
@@ -56,14 +56,6 @@ from horologe.wire import (
 Params = dict[str, Any]
 Shape = Callable[[dict[str, Any]], Params | str]
 """A REST body as the MCP request's params, or what is wrong with its shape."""
-
-ENDPOINTS = {
-    "mcp": "/mcp",
-    "tools_call": "/mcp/tools/call",
-    "resources_read": "/mcp/resources/read",
-    "prompts_get": "/mcp/prompts/get",
-    "openapi": "/openapi.json",
-}
 
 
 def json_answer(body: object, status: int = 200) -> Response:
@@ -111,41 +103,42 @@ def request_meta(request: Request, payload: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...], middleware: Sequence[Middleware] = ()) -> list[Route]:
-    """POST /mcp/tools/call, /mcp/resources/read, /mcp/prompts/get and GET /mcp/capabilities (listing `tools`),
-    each behind `middleware`."""
+def rest_endpoint(server: Server[Any], method: str) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of the REST route performing `method` (tools/call, resources/read or prompts/get)."""
+    shape = SHAPES[method]
 
-    def endpoint(method: str) -> Callable[[Request], Awaitable[Response]]:
-        shape = SHAPES[method]
+    async def serve(request: Request) -> Response:
+        if (header(request.scope, b"content-type") or "").split(";")[0].strip().lower() != "application/json":
+            return _refused(UnsupportedMediaType())
+        facts = facts_of(request.scope)
+        payload = facts.payload if facts is not None else None
+        if not isinstance(payload, dict):
+            return _refused(InvalidRequest(reason=msg(N_("the body must be a JSON object."))))
+        params = shape(payload)
+        if isinstance(params, str):
+            return _answer(400, INVALID_PARAMS, params)
+        try:
+            result = await dispatch(
+                server, method, {**params, "_meta": request_meta(request, payload)}, kind="rest", request=request
+            )
+        except MCPError as exc:
+            status = exc.status if isinstance(exc, RenderedError) else status_of_code(exc.error.code)
+            return _answer(status, exc.error.code, exc.error.message, exc.error.data)
+        if method == "tools/call" and result.get("isError"):
+            error = result["_meta"][ERROR_META]
+            return _answer(400, int(error["code"]), str(error["message"]), {"error": error})
+        return json_answer(result)
 
-        async def serve(request: Request) -> Response:
-            if (header(request.scope, b"content-type") or "").split(";")[0].strip().lower() != "application/json":
-                return _refused(UnsupportedMediaType())
-            facts = facts_of(request.scope)
-            payload = facts.payload if facts is not None else None
-            if not isinstance(payload, dict):
-                return _refused(InvalidRequest(reason=msg(N_("the body must be a JSON object."))))
-            params = shape(payload)
-            if isinstance(params, str):
-                return _answer(400, INVALID_PARAMS, params)
-            try:
-                result = await dispatch(
-                    server, method, {**params, "_meta": request_meta(request, payload)}, kind="rest", request=request
-                )
-            except MCPError as exc:
-                status = exc.status if isinstance(exc, RenderedError) else status_of_code(exc.error.code)
-                return _answer(status, exc.error.code, exc.error.message, exc.error.data)
-            if method == "tools/call" and result.get("isError"):
-                error = result["_meta"][ERROR_META]
-                return _answer(400, int(error["code"]), str(error["message"]), {"error": error})
-            return json_answer(result)
+    return serve
 
-        return serve
+
+def capabilities_endpoint(server: Server[Any], tools: tuple[ToolSpec, ...]) -> Callable[[Request], Awaitable[Response]]:
+    """GET /mcp/capabilities: the server, its revisions, and what it offers (`tools`, titles in the request's
+    language, as on tools/list), with the endpoints to call."""
 
     async def capabilities(request: Request) -> Response:
-        # Tool titles follow Accept-Language, as on tools/list; the language headers layer names it.
         language = choose(accept_language_header(request.scope))
-        request.scope.setdefault("state", {})[LANGUAGE_SCOPE_KEY] = language
+        note_language(request.scope, language)  # the language headers name it
         return json_answer(
             {
                 "serverInfo": server.server_info.model_dump(by_alias=True, exclude_none=True, mode="json"),
@@ -159,12 +152,7 @@ def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...], middleware: Se
             }
         )
 
-    return [
-        Route("/mcp/tools/call", endpoint("tools/call"), methods=["POST"], middleware=middleware),
-        Route("/mcp/resources/read", endpoint("resources/read"), methods=["POST"], middleware=middleware),
-        Route("/mcp/prompts/get", endpoint("prompts/get"), methods=["POST"], middleware=middleware),
-        Route("/mcp/capabilities", capabilities, methods=["GET"], middleware=middleware),
-    ]
+    return capabilities
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:

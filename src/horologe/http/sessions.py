@@ -11,29 +11,29 @@ at the rate holds at most rate x idle time of them, so a few clients cannot fill
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 
 from limits import parse_many
-from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from horologe.config import HttpSection, RateLimitSection
+from horologe.config import HttpSection
 from horologe.http.asgi import header, refuse
-from horologe.http.ratelimit import Counting, StoreUnavailable
+from horologe.http.ratelimit import ClientAddress, Counter, StoreUnavailable
 from horologe.http.request import facts_of
 from horologe.protocol.errors import TooManyNewSessions, TooManySessions
 
 
-class SessionLimit(Counting):
-    """ASGI middleware for `--stateful`: new sessions per client, and the answer when every session is taken."""
+class SessionLimit:
+    """POST /mcp with `--stateful`: new sessions per client, and the answer when every session is taken."""
 
-    def __init__(self, app: ASGIApp, http: HttpSection, section: RateLimitSection, public_paths: Iterable[str]) -> None:
-        super().__init__(app, section, public_paths, None, None)
+    def __init__(self, app: ASGIApp, http: HttpSection, counter: Counter, addresses: ClientAddress) -> None:
+        self.app = app
+        self.counter = counter
+        self.addresses = addresses
         self.items = parse_many(http.new_sessions_per_client) if http.new_sessions_per_client.strip() else []
         self.max_sessions = http.max_sessions
         self.retry_seconds = min(60, math.ceil(http.session_idle_seconds))
 
-    async def limit(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Count a request that opens a session against its client; answer a full session table clearly."""
         if not _opens_session(scope):
             await self.app(scope, receive, send)
@@ -64,19 +64,4 @@ class SessionLimit(Counting):
 
 def _opens_session(scope: Scope) -> bool:
     facts = facts_of(scope)
-    return (
-        scope["path"] == "/mcp"
-        and scope["method"] == "POST"
-        and facts is not None
-        and facts.method == "initialize"
-        and header(scope, b"mcp-session-id") is None
-    )
-
-
-def session_limit_middleware(
-    http: HttpSection, section: RateLimitSection, public_paths: Iterable[str]
-) -> list[Middleware]:
-    """The middleware list entry for `--stateful` (empty when stateless: no sessions to count)."""
-    if not http.stateful:
-        return []
-    return [Middleware(SessionLimit, http=http, section=section, public_paths=tuple(public_paths))]
+    return facts is not None and facts.method == "initialize" and header(scope, b"mcp-session-id") is None

@@ -31,9 +31,6 @@ class Timeout:
         self._watchdog: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         started = False
 
         async def tracking_send(message: Message) -> None:

@@ -17,8 +17,8 @@ Then the SDK validates the params and calls the handler (`horologe.protocol.hand
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -32,8 +32,9 @@ from horologe.protocol.errors import protocol_error
 from horologe.protocol.state import StateReader
 from horologe.wire import CONTENT_LANGUAGE_META, SERVER_INFO_META
 
-LANGUAGE_SCOPE_KEY: Final = "horologe.language"
-"""Where an HTTP request's `Language` is left in the ASGI scope's state for the edge's `Content-Language`."""
+LanguageObserver = Callable[[ServerRequestContext[Any, Any], Language], None]
+"""Told the `Language` a request is answered in (an entry point's headers need it; HTTP's `Content-Language`).
+The object it is given is the one the answer uses: a fallback to English after an error shows in it."""
 
 
 class RenderedError(MCPError):
@@ -50,18 +51,20 @@ class RenderedError(MCPError):
 class ContextStage:
     """Build the request's context once; write the answer's `_meta` from it."""
 
-    def __init__(self, builder: ContextBuilder, state: StateReader | None) -> None:
+    def __init__(
+        self, builder: ContextBuilder, state: StateReader | None, on_language: LanguageObserver | None = None
+    ) -> None:
         self.builder = builder
         self.state = state
+        self.on_language = on_language
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         if ctx.request_id is None:  # notifications carry no answer
             return await call_next(ctx)
         session = ctx.session
         context = self.builder.build(ctx.params, session.client_capabilities, session.client_params is not None)
-        scope_state = _http_scope_state(ctx)
-        if scope_state is not None:
-            scope_state[LANGUAGE_SCOPE_KEY] = context.language
+        if self.on_language is not None:
+            self.on_language(ctx, context.language)
         try:
             result = await call_next(Exchange(**vars(ctx), context=context))
         except MCPError as exc:
@@ -125,10 +128,3 @@ def _localize_server_title(result: dict[str, Any], language: Language) -> None:
     stamp = meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None
     if isinstance(meta, dict) and isinstance(stamp, dict) and "title" in stamp:
         meta[SERVER_INFO_META] = {**stamp, "title": title}
-
-
-def _http_scope_state(ctx: ServerRequestContext[Any, Any]) -> dict[str, Any] | None:
-    """The ASGI scope's state of the HTTP request behind this message (None off HTTP)."""
-    scope = getattr(ctx.request, "scope", None)
-    state = scope.get("state") if isinstance(scope, Mapping) else None
-    return state if isinstance(state, dict) else None

@@ -21,7 +21,7 @@ from horologe.places import gazetteer
 from horologe.protocol.context import ContextBuilder
 from horologe.protocol.execution import Executor
 from horologe.protocol.handlers import Handlers
-from horologe.protocol.pipeline import ContextStage, error_stage
+from horologe.protocol.pipeline import ContextStage, LanguageObserver, error_stage
 from horologe.protocol.state import StateReader
 from horologe.protocol.tracing import tracing_stage
 from horologe.tools.registry import selected_tools
@@ -66,8 +66,11 @@ def instructions(default_zone: ResolvedZone, settings: Settings) -> str:
     return INSTRUCTIONS.format(default_zone=default_zone.key, source=source)
 
 
-def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any]) -> Server[Any]:
-    """An SDK `Server` with horologe's handlers and pipeline; `stages` (e.g. metrics) wrap the pipeline."""
+def build_server(
+    settings: Settings, clock: Clock, *stages: ServerMiddleware[Any], on_language: LanguageObserver | None = None
+) -> Server[Any]:
+    """An SDK `Server` with horologe's handlers and pipeline; `stages` (e.g. metrics) wrap the pipeline, and
+    `on_language` is told each request's answer language (the HTTP edge's observers, as the metrics stage is)."""
     transport = settings.server.transport
     default_zone = default_zone_from(settings)
     handlers = Handlers(
@@ -104,7 +107,7 @@ def build_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any
     server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
     state = StateReader.from_settings(settings) if settings.state.enabled else None
     builder = ContextBuilder(clock, default_zone, settings.i18n.default_language, state, local_memories(settings))
-    server.middleware = pipeline([*stages, ContextStage(builder, state), error_stage])
+    server.middleware = pipeline([*stages, ContextStage(builder, state, on_language), error_stage])
     return server
 
 

@@ -58,9 +58,9 @@ def test_canonical_resource_urls() -> None:
 
 
 def test_scope_policy_unions_tool_scopes_and_follows_the_hierarchy() -> None:
-    policy = ScopePolicy(("r",), {"t": ("w",)}, {"admin": ("w",), "w": ("r",)}, None, frozenset({"/healthz"}))
+    policy = ScopePolicy(("r",), {"t": ("w",)}, {"admin": ("w",), "w": ("r",)})
     batch = [{"method": "tools/call", "params": {"name": "t"}}, {"method": "tools/call", "params": {"name": "u"}}]
-    assert policy.needed("/mcp", operations("/mcp", batch)) == ("r", "w")
-    assert policy.needed("/healthz", ()) is None and policy.needed("/metrics", ()) is None
+    assert policy.needed(operations(batch)) == ("r", "w")
+    assert policy.needed(()) == ("r",)
     assert policy.missing(("r", "w"), ["admin"]) == [] and policy.missing(("r", "w"), ["r"]) == ["w"]
     assert expand_scopes(["admin"], {"admin": ("w",), "w": ("r", "admin")}) == {"admin", "w", "r"}

@@ -1,7 +1,8 @@
 """OAuth 2.1 resource server for the HTTP transport: bearer tokens, audience and scope checks, RFC 9728 metadata.
 
 stdio never uses this (the MCP spec: stdio takes credentials from the environment). `auth_layer(settings)` gives
-`create_app` what it needs: the metadata routes, their public paths and the middleware.
+`create_app` what it needs: the metadata routes (public: no gate), the gate for protected routes, the gate for
+/metrics when it is protected, and the verifier to close at shutdown.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from horologe.config import AuthSection
 from horologe.http.auth.bearer import BearerAuth
 from horologe.http.auth.introspection import IntrospectionVerifier
 from horologe.http.auth.jwks import JWKSCache, JWTVerifier
-from horologe.http.auth.metadata import metadata_paths, metadata_routes, metadata_url
+from horologe.http.auth.metadata import metadata_routes, metadata_url
 from horologe.http.auth.scopes import ScopePolicy
 from horologe.http.auth.tokens import TokenRejected, TokenVerifier, VerifierUnavailable
 
@@ -40,11 +41,12 @@ __all__ = [
 
 @dataclass(frozen=True)
 class AuthLayer:
-    """What the HTTP app adds when auth is on: routes, paths that stay public, middleware."""
+    """What the HTTP app adds when auth is on: public routes, the gates routes pass, the verifier they share."""
 
     routes: list[Route]
-    public_paths: tuple[str, ...]
-    middleware: list[Middleware]
+    gate: list[Middleware]
+    metrics_gate: list[Middleware]
+    verifier: TokenVerifier
 
 
 class EitherVerifier:
@@ -102,17 +104,15 @@ def build_verifier(auth: AuthSection, clock: Clock | None = None) -> TokenVerifi
     return verifier
 
 
-def auth_layer(auth: AuthSection, public_paths: tuple[str, ...], clock: Clock | None = None) -> AuthLayer:
-    """Metadata routes and the bearer middleware for an enabled auth section."""
-    public = (*public_paths, *metadata_paths(auth))
-    policy = ScopePolicy(
-        required=auth.required_scopes,
-        per_tool=dict(auth.tool_scopes),
-        implied=dict(auth.implied_scopes),
-        metrics=auth.metrics_scopes if auth.protect_metrics else None,
-        public=frozenset(public),
-    )
-    middleware = Middleware(
-        BearerAuth, verifier=build_verifier(auth, clock), policy=policy, metadata_url=metadata_url(auth.resource)
-    )
-    return AuthLayer(metadata_routes(auth), public, [middleware])
+def auth_layer(auth: AuthSection, clock: Clock | None = None) -> AuthLayer:
+    """Metadata routes and the bearer gates for an enabled auth section (one verifier for every route)."""
+    verifier = build_verifier(auth, clock)
+    implied = dict(auth.implied_scopes)
+    policy = ScopePolicy(required=auth.required_scopes, per_tool=dict(auth.tool_scopes), implied=implied)
+    url = metadata_url(auth.resource)
+    gate = [Middleware(BearerAuth, verifier=verifier, policy=policy, metadata_url=url)]
+    metrics_gate = []
+    if auth.protect_metrics:
+        metrics_policy = ScopePolicy(required=auth.metrics_scopes, implied=implied)
+        metrics_gate = [Middleware(BearerAuth, verifier=verifier, policy=metrics_policy, metadata_url=url)]
+    return AuthLayer(metadata_routes(auth), gate, metrics_gate, verifier)

@@ -1,4 +1,5 @@
-"""The bearer-token gate in front of /mcp, the REST endpoints and (when configured) /metrics.
+"""The bearer-token gate on the protected routes: /mcp, the REST endpoints, /openapi.json and (when configured)
+/metrics.
 
 Answers, before anything reaches JSON-RPC:
 - no token (or another scheme): 401 `WWW-Authenticate: Bearer resource_metadata="…", scope="…"`;
@@ -21,7 +22,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from starlette.authentication import AuthCredentials
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from horologe.http.asgi import TOKEN_REFUSED_KEY, close_on_shutdown, respond
+from horologe.http.asgi import TOKEN_REFUSED_KEY, respond
 from horologe.http.auth.scopes import ScopePolicy
 from horologe.http.auth.tokens import TokenRejected, TokenVerifier, VerifierUnavailable
 from horologe.http.request import facts_of
@@ -53,17 +54,8 @@ class BearerAuth:
         self.metadata_url = metadata_url
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.app(scope, receive, close_on_shutdown(send, self.verifier.aclose))
-            return
-        if scope["type"] != "http" or scope["method"] == "OPTIONS":
-            await self.app(scope, receive, send)
-            return
         facts = facts_of(scope)
-        needed = self.policy.needed(scope["path"], facts.operations if facts is not None else ())
-        if needed is None:
-            await self.app(scope, receive, send)
-            return
+        needed = self.policy.needed(facts.operations if facts is not None else ())
         if any(key == "access_token" for key, _ in parse_qsl(scope.get("query_string", b"").decode("latin-1"))):
             await self._refuse(send, needed, TokenInQuery())
             return

@@ -1,8 +1,8 @@
 """Which scopes the MCP operations of a request need.
 
 The same rules hold on /mcp (JSON-RPC: `params.name` of `tools/call`) and on the REST endpoints (`name` in the
-body of /mcp/tools/call). Every protected request needs `required_scopes`; a tool may need more (`tool_scopes`);
-`/metrics`, when protected, needs only `metrics_scopes`. A granted scope also grants what it implies.
+body of /mcp/tools/call). Every protected request needs `required_scopes`; a tool may need more (`tool_scopes`).
+`/metrics`, when protected, has its own policy (`metrics_scopes` only). A granted scope also grants what it implies.
 """
 
 from __future__ import annotations
@@ -16,20 +16,14 @@ from horologe.http.request import Operation
 
 @dataclass(frozen=True)
 class ScopePolicy:
-    """Scopes needed per path and operation, and the scope hierarchy."""
+    """Scopes needed per operation on the routes a policy guards, and the scope hierarchy."""
 
     required: tuple[str, ...]
     per_tool: dict[str, tuple[str, ...]] = field(default_factory=dict)
     implied: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    metrics: tuple[str, ...] | None = None
-    public: frozenset[str] = frozenset()
 
-    def needed(self, path: str, performed: Iterable[Operation]) -> tuple[str, ...] | None:
-        """Every scope a request needs for the operations it performs, in a stable order; None when public."""
-        if path == "/metrics":
-            return self.metrics
-        if path in self.public:
-            return None
+    def needed(self, performed: Iterable[Operation]) -> tuple[str, ...]:
+        """Every scope a request needs for the operations it performs, in a stable order."""
         scopes = list(self.required)
         for operation in performed:
             scopes.extend(self.per_tool.get(operation.tool or "", ()))
