@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from horologe import __version__
-from horologe.http.routes import CAPABILITIES, PROMPTS_GET, RESOURCES_READ, TOOLS_CALL
+from horologe.http.routes import CAPABILITIES, HEALTHZ, METRICS, PROMPTS_GET, READYZ, RESOURCES_READ, TOOLS_CALL
 from horologe.tools.registry import tool_schemas
 from horologe.tools.spec import ToolSpec
 
@@ -201,17 +201,17 @@ def openapi_document(tools: tuple[ToolSpec, ...]) -> dict[str, Any]:
                     "responses": {"200": {"description": "Capabilities"}, **REFUSALS},
                 }
             },
-            "/healthz": {
+            HEALTHZ.path: {
                 "get": {"summary": "Liveness", "security": [], "responses": {"200": {"description": "Alive"}}}
             },
-            "/readyz": {
+            READYZ.path: {
                 "get": {
                     "summary": "Readiness (tzdata loaded)",
                     "security": [],
                     "responses": {"200": {"description": "Ready"}, "503": {"description": "Not ready"}},
                 }
             },
-            "/metrics": {
+            METRICS.path: {
                 "get": {
                     "summary": "Prometheus metrics",
                     "security": [],
