@@ -6,7 +6,7 @@ view it prints: per tool `{"name", "description", "input_schema"}`, compact JSON
 on every turn. The instructions column is the `initialize` result's `instructions` (clients that show them put
 them in the prompt too: horologe says its shared syntax there once instead of in every description).
 Peers come from bench/peers.py. `--before PATH` adds rows for another checkout's `src/` (e.g. a worktree of an
-older commit), served by this environment's Python.
+older commit), served by this environment's Python: its stdio default, HTTP default and every toolset.
 
     .venv/bin/python bench/model_view.py [--shared ../shared] [--before /path/to/old/checkout] [--no-peers]
 """
@@ -130,14 +130,17 @@ def main() -> int:
         ("horologe, every toolset (all)", [*HOROLOGE, "--toolsets", "all"], None),
     ]
     if args.before is not None:
+        # The same three views of the other checkout: its stdio default, its HTTP default (core, relative, calendar
+        # there too) and every toolset it has.
         old_env = {"PYTHONPATH": str(args.before / "src")}
-        surfaces.append(
-            (
-                f"horologe before ({args.before.name}), all it lists",
-                [sys.executable, "-m", "horologe", "serve"],
-                old_env,
+        surfaces += [
+            (f"before ({args.before.name}), {view}", [*HOROLOGE, *toolsets], old_env)
+            for view, toolsets in (
+                ("stdio default", []),
+                ("HTTP default", ["--toolsets", "core,relative,calendar"]),
+                ("every toolset (all)", ["--toolsets", "all"]),
             )
-        )
+        ]
     if not args.no_peers:
         surfaces += [(name, command, None) for name, command in all_peers().items()]
     rows = [surface_row(label, command, tokens, env) for label, command, env in surfaces]

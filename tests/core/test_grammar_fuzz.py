@@ -30,18 +30,18 @@ WORDS = {
     "en": "every each the of in on at next last this second first third 2nd 5th a fortnight ago from now day days "
     "week weeks month year weekday weekdays monday tuesday friday sunday mondays march february july end start "
     "beginning christmas easter thanksgiving new year tomorrow yesterday noon midnight and other 9:30 3pm 10 "
-    "15th 2027 q3 since past hours minutes",
+    "15th 2027 q3 since past hours minutes 21:05:59",
     "de": "jeden jede alle am im um der die des nächsten letzten letzte zweiten ersten Tag Tage Woche Wochen Monat "
     "Monats Jahr Werktag montags Montag Dienstag Freitag März Februar Juli Ende Anfang Weihnachten Ostern morgen "
-    "gestern Mittag Uhr in vor vierzehn 9:30 15 4. 2027 seit",
+    "gestern Mittag Uhr in vor vierzehn 9:30 15 4. 2027 seit 9:30:15",
     "fr": "tous les toutes chaque le la du de prochain dernier dernière deuxième premier jour jours semaine "
     "semaines mois an année ouvrés lundi mardi vendredi lundis mars février juillet fin début Noël Pâques demain "
-    "hier midi à dans il y a quinze 9h30 15h 2027 depuis",
+    "hier midi à dans il y a quinze 9h30 15h 2027 depuis 9:30:15",
     "es": "cada todos los el la del de próximo último segundo primer día días semana semanas mes año laborables "
     "lunes martes viernes marzo febrero julio fin Navidad mañana ayer mediodía a las en hace quince 9:30 2027 "
-    "desde",
+    "desde 9:30:15",
     "ja": "毎 毎週 毎月 毎年 毎日 平日 隔週 ごと 第2 最終 来月 先月 今月 の 月曜日 火曜日 金曜日 3月 2月 "
-    "末日 元日 こどもの日 明日 昨日 正午 9時 10時半 2週間 後 前 2027年 から",
+    "末日 元日 こどもの日 明日 昨日 正午 9時 10時半 2週間 後 前 2027年 から 9:30:15",
 }
 
 

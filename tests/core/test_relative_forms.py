@@ -115,6 +115,33 @@ def test_a_day_of_a_month_takes_a_time_of_day() -> None:
 
 
 @pytest.mark.parametrize(
+    ("expression", "instant", "said"),
+    [
+        ("09:00:00", "2026-11-23T09:00:00+01:00", "09:00 on 2026-11-23"),
+        ("tomorrow at 9:30:15 pm", "2026-11-24T21:30:15+01:00", "21:30:15 on 2026-11-24"),
+        ("morgen um 09:30:15", "2026-11-24T09:30:15+01:00", "09:30:15 on 2026-11-24"),
+        ("demain à 9:30:15", "2026-11-24T09:30:15+01:00", "09:30:15 on 2026-11-24"),
+        ("mañana a las 9:30:15", "2026-11-24T09:30:15+01:00", "09:30:15 on 2026-11-24"),
+        ("明日の9:30:15", "2026-11-24T09:30:15+01:00", "09:30:15 on 2026-11-24"),
+    ],
+)
+def test_a_time_of_day_may_carry_its_seconds(expression: str, instant: str, said: str) -> None:
+    # What a model copies from a timestamp ("15:00:00") is a time of day like "15:00".
+    result = resolve(expression)
+    assert result.kind == "instant" and result.start.isoformat() == instant
+    assert result.interpretation == said
+
+
+def test_a_recurrence_keeps_the_seconds_of_its_time_and_refuses_a_61st() -> None:
+    result = resolve("every day at 9:30:15", count=2)
+    assert [o.isoformat() for o in result.occurrences] == ["2026-11-24T09:30:15+01:00", "2026-11-25T09:30:15+01:00"]
+    assert result.rule is not None and "BYSECOND=15" in result.rule and "T093015" in result.rule
+    assert result.interpretation == "every day at 09:30:15"
+    with pytest.raises(UnknownExpression):
+        resolve("tomorrow at 9:30:61")
+
+
+@pytest.mark.parametrize(
     ("expression", "problem"),
     [
         ("the fifth Tuesday of February 2027", "no fifth Tuesday"),

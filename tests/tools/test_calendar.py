@@ -433,6 +433,19 @@ async def test_holidays_default_to_the_country_in_the_client_context(client: Cli
     assert explicit.structured_content is not None and explicit.structured_content["country"] == "US"
 
 
+async def test_holidays_default_to_the_country_of_the_users_zone(client: Client) -> None:
+    # The country holiday names are read for: 'business days until Christmas' counts the Christmas it found.
+    oslo = {"io.modelcontextprotocol/clientContext": {"timezone": "Europe/Oslo"}}
+    listed = await client.call_tool("list_holidays", {"year": 2027}, meta=oslo)  # type: ignore[arg-type]
+    assert listed.structured_content is not None and listed.structured_content["country"] == "NO"
+    vienna = {"io.modelcontextprotocol/clientContext": {"timezone": "Europe/Vienna"}}
+    arguments = {"start_date": "2026-12-07", "end_date": "2026-12-10"}
+    counted = await client.call_tool("business_days", arguments, meta=vienna)  # type: ignore[arg-type]
+    assert counted.structured_content is not None
+    assert counted.structured_content["country"] == "AT"
+    assert counted.structured_content["business_days"] == 2  # 8 December is a holiday in Austria
+
+
 async def test_holidays_without_country_or_context_say_what_is_missing(client: Client) -> None:
     result = await client.call_tool("list_holidays", {"year": 2025})
     assert result.is_error is True

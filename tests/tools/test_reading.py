@@ -47,6 +47,13 @@ async def test_a_bare_time_is_today_in_the_zone_the_argument_is_read_in(client: 
     assert body["converted"]["timestamp"] == "2026-11-21T14:00:00Z"
 
 
+async def test_a_bare_time_with_seconds_reads_as_one_without(client: Client) -> None:
+    arguments = {"timestamp": "09:00:00", "from_timezone": "America/New_York", "to_timezone": "UTC"}
+    body = await structured(client, "convert_timezone", arguments)
+    assert body["original"]["timestamp"] == "2026-11-21T09:00:00-05:00"
+    assert body["original"]["read_as"] == {"understood": "09:00 on 2026-11-21"}
+
+
 async def test_an_offset_in_the_timestamp_is_the_source_not_the_users_zone(client: Client) -> None:
     # The user is in Chicago; the time came from São Paulo (-03:00): Lagos is 4 hours ahead of it, not 7.
     arguments = {"timestamp": "2026-11-23T15:00:00-03:00", "to_timezone": "Africa/Lagos"}

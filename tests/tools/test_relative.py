@@ -153,3 +153,14 @@ async def test_a_holiday_is_the_countrys_of_the_zone_when_the_client_names_none(
     assert us["structuredContent"]["start"] == "2026-11-26T00:00:00-05:00"
     assert canada["structuredContent"]["start"] == "2027-10-11T00:00:00-04:00"
     assert "Thanksgiving" in us["structuredContent"]["interpretation"]
+
+
+async def test_a_holiday_is_the_country_of_the_zones_own_name_not_of_the_zone_it_links_to(client: Client) -> None:
+    # tzdata links Europe/Oslo to Europe/Berlin and Europe/Amsterdam to Europe/Brussels; the user's country is the
+    # one their zone is named for.
+    arguments = {"reference_time": "2026-11-23T10:00:00Z"}
+    oslo = await resolve(client, expression="Constitution Day", timezone="Europe/Oslo", **arguments)
+    amsterdam = await resolve(client, expression="Easter Monday 2027", timezone="Europe/Amsterdam", **arguments)
+    assert oslo["structuredContent"]["start"] == "2027-05-17T00:00:00+02:00"
+    assert "NO" in oslo["structuredContent"]["interpretation"]
+    assert "NL" in amsterdam["structuredContent"]["interpretation"]

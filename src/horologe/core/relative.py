@@ -319,16 +319,18 @@ class _Resolver:
         return self._edge(spec)
 
     def _at(self, spec: At) -> Resolution:
-        clock = time(spec.hour, spec.minute)
+        clock = time(spec.hour, spec.minute, spec.second)
         reading = self._read(spec.day)
         placed = resolve_local(datetime.combine(reading.day, clock), self.zone, self.policy)
-        text = f"{clock:%H:%M} on {reading.day.isoformat()}" + (f" ({reading.note})" if reading.note else "")
+        said = _clock_text(clock)
+        text = f"{said} on {reading.day.isoformat()}" + (f" ({reading.note})" if reading.note else "")
         alternative = None
         if reading.other is not None:
             instant = resolve_local(datetime.combine(reading.other, clock), self.zone).instant
-            note = f"{clock:%H:%M} on {reading.other.isoformat()} ({reading.other_note})"
+            note = f"{said} on {reading.other.isoformat()} ({reading.other_note})"
             alternative = Alternative(instant, None, note)
-        return Resolution("instant", placed.instant, None, "minute", self.language, text, placed, alternative)
+        granularity = "second" if spec.second else "minute"
+        return Resolution("instant", placed.instant, None, granularity, self.language, text, placed, alternative)
 
     def _instant(self, instant: datetime, granularity: str, text: str) -> Resolution:
         return Resolution("instant", instant, None, granularity, self.language, text)
@@ -603,10 +605,10 @@ class _Resolver:
         start = today
         if spec.frequency == "WEEKLY" and spec.interval > 1:
             start = today + timedelta(days=min((day - today.weekday()) % 7 for day in weekdays))
-        hour, minute = (spec.hour, spec.minute) if spec.hour is not None else (0, 0)
+        hour, minute, second = (spec.hour, spec.minute, spec.second) if spec.hour is not None else (0, 0, 0)
         if spec.frequency not in ("HOURLY", "MINUTELY"):
-            parts.append(f"BYHOUR={hour};BYMINUTE={minute};BYSECOND=0")
-        return f"DTSTART:{start:%Y%m%d}T{hour:02d}{minute:02d}00\nRRULE:{';'.join(parts)}"
+            parts.append(f"BYHOUR={hour};BYMINUTE={minute};BYSECOND={second}")
+        return f"DTSTART:{start:%Y%m%d}T{hour:02d}{minute:02d}{second:02d}\nRRULE:{';'.join(parts)}"
 
 
 def _month_day(ref: DayRef, year: int, month: int) -> date | None:
@@ -652,7 +654,12 @@ def _every_text(spec: Every, weekend: tuple[int, int]) -> str:
     else:
         unit = {"DAILY": "day", "HOURLY": "hour", "MINUTELY": "minute"}[spec.frequency]
         what = f"every {unit}" if spec.interval == 1 else f"every {spec.interval} {unit}s"
-    return what + (f" at {spec.hour:02d}:{spec.minute:02d}" if spec.hour is not None else "")
+    return what + (f" at {_clock_text(time(spec.hour, spec.minute, spec.second))}" if spec.hour is not None else "")
+
+
+def _clock_text(clock: time) -> str:
+    """A time of day as said back: HH:MM, with its seconds when it has any."""
+    return f"{clock:%H:%M:%S}" if clock.second else f"{clock:%H:%M}"
 
 
 def _reading_text(reading: HolidayReading, country: str | None = None) -> str:

@@ -75,11 +75,12 @@ class Shift:
 
 @dataclass(frozen=True, slots=True)
 class At:
-    """A wall-clock time on a day ("tomorrow at 15:00")."""
+    """A wall-clock time on a day ("tomorrow at 15:00", "09:30:15")."""
 
     day: DayRef
     hour: int
     minute: int
+    second: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +154,9 @@ Frequency = Literal["MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"
 class Every:
     """A recurring event in words, as the parts of an RFC 5545 rule: every `interval` `frequency` units, on the
     `weekdays` (the `ordinal` one of the month for a monthly rule), on day `monthday` (-1: the last) of `month`, at
-    `hour`:`minute` (None: all day). `workdays`: the locale's days that are not weekend days. `other` is the second
-    reading of a doubly read phrase ("every second Tuesday": every other Tuesday, or the second of each month)."""
+    `hour`:`minute`:`second` (hour None: all day). `workdays`: the locale's days that are not weekend days. `other`
+    is the second reading of a doubly read phrase ("every second Tuesday": every other Tuesday, or the second of each
+    month)."""
 
     frequency: Frequency
     interval: int = 1
@@ -165,6 +167,7 @@ class Every:
     workdays: bool = False
     hour: int | None = None
     minute: int = 0
+    second: int = 0
     other: Every | None = None
 
 
@@ -250,8 +253,8 @@ def _recurrence(text: str, vocab: Vocab) -> Every | None:
     return None
 
 
-def _at(every: Every, hour: int, minute: int) -> Every:
-    other = _at(every.other, hour, minute) if every.other is not None else None
+def _at(every: Every, hour: int, minute: int, second: int) -> Every:
+    other = _at(every.other, hour, minute, second) if every.other is not None else None
     return Every(
         every.frequency,
         every.interval,
@@ -262,6 +265,7 @@ def _at(every: Every, hour: int, minute: int) -> Every:
         every.workdays,
         hour,
         minute,
+        second,
         other,
     )
 
@@ -403,24 +407,26 @@ def _holiday_as_said(text: str, vocab: Vocab) -> DayRef | None:
     return None
 
 
-def _time(text: str, vocab: Vocab) -> tuple[int, int] | None:
+def _time(text: str, vocab: Vocab) -> tuple[int, int, int] | None:
+    """A time of day as (hour, minute, second), seconds only after minutes ("09:30:15")."""
     for pattern, kind in _table(vocab.code, "times"):
         match = pattern.fullmatch(text)
         if match is None:
             continue
         if kind.startswith("fixed:"):
-            return int(kind[6:]), 0
+            return int(kind[6:]), 0, 0
         hour = int(match["h"])
         minute = 30 if kind.endswith("_half") else int(match.groupdict().get("mm") or 0)
+        second = int(match.groupdict().get("ss") or 0)
         meridiem = match.groupdict().get("mer")
         if meridiem or kind.startswith("clock_pm"):
             if not 1 <= hour <= 12:
                 return None
             pm = kind.startswith("clock_pm") or re.fullmatch(vocab.pm, meridiem or "") is not None
             hour = hour % 12 + (12 if pm else 0)
-        if hour > 23 or minute > 59:
+        if hour > 23 or minute > 59 or second > 59:
             return None
-        return hour, minute
+        return hour, minute, second
     return None
 
 
@@ -511,7 +517,7 @@ def _expand(template: str, vocab: Vocab) -> re.Pattern[str]:
         "{WD}": f"(?P<wd>{_alternation(vocab.weekdays)})",
         "{DAY}": "(?P<day>.+)",
         "{H}": "(?P<h>\\d{1,2})",
-        "{MM}": "(?P<mm>\\d{2})",
+        "{MM}": "(?:(?P<mm>\\d{2})(?::(?P<ss>\\d{2}))?)",
         "{MER}": f"(?P<mer>{vocab.am}|{vocab.pm})",
     }
     pattern = template

@@ -31,7 +31,7 @@ from horologe.i18n.cldr import hours_phrase
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
 from horologe.tools.present import dst_report, iso, without_nulls, zone_from, zone_of
-from horologe.tools.reading import date_of, instant_of, source_zone
+from horologe.tools.reading import date_of, holiday_country, instant_of, source_zone
 from horologe.tools.schemas import calendar as s
 from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.tools.text import text
@@ -113,8 +113,9 @@ def report_holiday_language(explicit: str | None, used: str | None, language: La
 
 
 def country_or_context(country: str | None, ctx: RequestContext) -> str:
-    """The country argument, else the user's country from client context (explicit argument > client context)."""
-    chosen = country or ctx.country
+    """The country argument, else the user's: the client context's, else their zone's (the country holiday names are
+    read for, so 'business days until Christmas' counts the holidays of the Christmas it found)."""
+    chosen = country or holiday_country(ctx, ctx.default_zone)
     if chosen is None:
         raise InvalidArgument(
             N_(

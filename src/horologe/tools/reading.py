@@ -139,11 +139,12 @@ def week_start(explicit: str | None, ctx: RequestContext, locale: str | None) ->
 
 
 def holiday_country(ctx: RequestContext, zone: ResolvedZone) -> str | None:
-    """Whose holidays a name means: the client's country, else the country of the zone the phrase is read in."""
+    """Whose holidays a name (or a country argument left out) means: the client's country, else the country of the
+    zone the phrase is read in. A zone's own entry comes first: Europe/Oslo is Norway's clock, though the database
+    links it to Europe/Berlin, whose first country is Germany."""
     if ctx.country:
         return ctx.country
-    key = zone.canonical or zone.key
-    found = tzdb.zone_countries(key)
+    found = tzdb.zone_countries(zone.key)
     return found[0] if found else None
 
 
