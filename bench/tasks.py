@@ -539,7 +539,10 @@ TASKS: list[Task] = [
         "holiday",
         "fr",
         "Quel jour est le lundi de Pâques 2027 en France ?",
-        horologe_only(Call("list_holidays", {"country": "FR", "year": 2027, "language": "fr"})),
+        horologe_only(
+            Call("resolve_time_expression", {"expression": "lundi de Pâques 2027 en France"}),
+            before=[Call("list_holidays", {"country": "FR", "year": 2027, "language": "fr"})],
+        ),
         fixed("2027-03-29"),
     ),
     # --- recurrences in words ---------------------------------------------------------------------------------
