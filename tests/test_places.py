@@ -277,9 +277,17 @@ def test_a_qualifier_that_does_not_match_says_so_and_names_the_places_that_do() 
 
 
 def test_an_unknown_qualifier_names_the_forms_accepted() -> None:
-    error = unknown("Vienna, Narnia")
-    assert "'Narnia' in 'Vienna, Narnia' is neither a country nor a state or province we know." in str(error)
+    error = unknown("Vienn, Narnia")
+    assert "'Narnia' in 'Vienn, Narnia' is neither a country nor a state or province we know." in str(error)
     assert "'Portland, Oregon'" in str(error) and "'48.21, 16.37'" in str(error)
+
+
+@pytest.mark.parametrize("text", ["Vienna, Narnia", "Viena, Austira"])
+def test_a_known_name_with_an_unknown_qualifier_says_where_the_name_is(text: str) -> None:
+    error = unknown(text)
+    assert "that we know; " in str(error)
+    assert "'Vienna, AT' (Europe/Vienna, UTC+02:00)" in str(error)
+    assert error.suggestions[0] == "Europe/Vienna"
 
 
 @pytest.mark.parametrize("text", ["Vienna, , Austria", "a, b, c, d", "Vienna, Austria, Europe, Earth"])

@@ -751,10 +751,11 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
             suggestions=_HELP_SUGGESTIONS,
         )
     name, qualifiers = parts[0], parts[1:]
+    named = named_places(lookup.places, name)
     scopes = []
     for qualifier in qualifiers:
         scope = qualifier_scopes(lookup.places, qualifier, _country_code(qualifier, lookup.places))
-        if not scope:
+        if not scope and not named:
             raise InvalidTimezone(
                 N_("{qualifier} in {input} is neither a country nor a state or province we know."),
                 qualifier=repr(qualifier),
@@ -763,11 +764,10 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
                 suggestions=_HELP_SUGGESTIONS,
             )
         scopes.append(scope)
-    named = named_places(lookup.places, name)
     if not named:
         return None  # no place of that name: the unknown-name answer suggests spellings
     inside = [candidate for candidate in named if all(in_scope(candidate, scope) for scope in scopes)]
-    if not inside:
+    if not inside:  # the qualifier names another place, or none we know ('Viena, Austira'): say where the name is
         elsewhere = _distinct(named)[:3]
         raise InvalidTimezone(
             N_("There is no {name} in {qualifier} that we know; {name} is in {places}."),
