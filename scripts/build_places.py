@@ -43,6 +43,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from difflib import SequenceMatcher
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -73,6 +74,9 @@ ISO_639_3 = frozenset(
 ISO_639_3 |= {"gre", "heb"}
 CLDR_SUBDIVISIONS = Path("/usr/share/unicode/cldr/common/subdivisions")
 """CLDR's subdivision names, one file a language (Debian's unicode-cldr-core)."""
+CLDR_AGREES = 0.5
+"""How alike (difflib's ratio) CLDR's English name of a code must be to one of ISO's names of it for CLDR's names to be
+taken (renumbered codes score below 0.45, other spellings of one name above 0.5)."""
 CLDR_LANGUAGES = ("en", "de", "fr", "es", "ja", "zh", "ru", "uk", "ko", "ar", "el", "he")
 DIVISION_ZONE_SHARE = 0.005
 """A division's zones are those of at least this share of its people (a lone village in another zone is noise)."""
@@ -250,7 +254,7 @@ def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
     folded, core = fold(name), _core(name)
     scored = []
     for subdivision in subdivisions:
-        names = subdivision_names(subdivision)
+        names = subdivision_names(subdivision, cldr=False)
         score = 2 * sum(fold(other) == folded for other in names) + sum(
             bool(core) and _core(other) == core for other in names
         )
@@ -262,16 +266,33 @@ def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
     return scored[0][2]
 
 
-def subdivision_names(subdivision: Any) -> list[str]:
-    """A subdivision's ISO name, its translations in our languages, and the names iso3166-2 gives in them."""
+def subdivision_names(subdivision: Any, *, cldr: bool = True) -> list[str]:
+    """A subdivision's ISO name, its translations in our languages, the names iso3166-2 gives in them and (with `cldr`)
+    CLDR's names, when CLDR's English name for the code is like one of those (CLDR 41 still has Morocco's regions of
+    before 2015 and Iran's provinces of before 2020 under today's codes: 'MA-06' there is Meknès-Tafilalet, not
+    Casablanca-Settat)."""
     names = [subdivision.name, *(catalog.gettext(subdivision.name) for catalog in catalogs())]
-    names += cldr_subdivision_names().get(subdivision.code, [])
     for part in (other_names().get(subdivision.code) or "").split(","):
         tagged = _TAGGED.match(part.strip())
         # abbreviations ('LA' for Lower Austria, 'NÖ') and nicknames ('The Grand Canyon State') are left out
         if tagged and tagged["tag"] in ISO_639_3 and _spelled_out(tagged["name"]):
             names.append(tagged["name"])
+    english, translated = cldr_subdivision_names().get(subdivision.code, ("", []))
+    if cldr and english and any(_alike(english, name) for name in names):
+        names += translated
     return names
+
+
+def _alike(one: str, other: str) -> bool:
+    """Two names of one place: alike once folded, or without generic words ('Rhineland-Palatinate' and 'Rheinland-Pfalz'
+    are; 'Meknès-Tafilalet' and 'Casablanca-Settat' are not)."""
+    return (
+        max(
+            SequenceMatcher(None, fold(one), fold(other)).ratio(),
+            SequenceMatcher(None, _core(one), _core(other)).ratio(),
+        )
+        >= CLDR_AGREES
+    )
 
 
 def with_bare_names(folded: Iterable[str]) -> list[str]:
@@ -303,16 +324,18 @@ def catalogs() -> tuple[gettext.NullTranslations, ...]:
 
 
 @cache
-def cldr_subdivision_names() -> dict[str, list[str]]:
-    """ISO 3166-2 code ('DE-BY') -> CLDR's names of it in our languages ('Baviera', 'バイエルン自由州', '巴伐利亚')."""
+def cldr_subdivision_names() -> dict[str, tuple[str, list[str]]]:
+    """ISO 3166-2 code ('DE-BY') -> CLDR's English name ('Bavaria') and its names in our languages ('Baviera',
+    'バイエルン自由州', '巴伐利亚')."""
     if not CLDR_SUBDIVISIONS.is_dir():
         raise SystemExit(f"CLDR's subdivision names are not in {CLDR_SUBDIVISIONS}: apt-get install unicode-cldr-core")
-    found: dict[str, list[str]] = defaultdict(list)
+    found: dict[str, tuple[str, list[str]]] = {}
     for language in CLDR_LANGUAGES:
         for element in ElementTree.parse(CLDR_SUBDIVISIONS / f"{language}.xml").iter("subdivision"):
             key, name = element.get("type", ""), (element.text or "").strip()
             if len(key) > 2 and name and element.get("alt") is None:
-                found[f"{key[:2].upper()}-{key[2:].upper()}"].append(name)
+                code = f"{key[:2].upper()}-{key[2:].upper()}"
+                found.setdefault(code, (name if language == "en" else "", []))[1].append(name)
     return found
 
 
