@@ -218,8 +218,16 @@ def divisions() -> list[Division]:
     by_country: dict[str, list[Any]] = defaultdict(list)
     for subdivision in pycountry.subdivisions:
         by_country[subdivision.country_code].append(subdivision)
-    for division in found.values():
-        division.iso = joined_subdivision(division.name, by_country[division.country])
+    joins = {key: joined_subdivision(division.name, by_country[division.country]) for key, division in found.items()}
+    best: dict[str, list[int]] = defaultdict(list)
+    for join in joins.values():
+        if join is not None:
+            best[join[1].code].append(join[0])
+    for key, division in found.items():
+        join = joins[key]
+        # one subdivision, one division: the division that names it best ('México' is MX-MEX, not 'Mexico City')
+        if join is not None and join[0] == max(best[join[1].code]) and best[join[1].code].count(join[0]) == 1:
+            division.iso = join[1]
     return sorted(found.values(), key=lambda d: (d.country, d.code))
 
 
@@ -244,8 +252,9 @@ def _core(name: str) -> str:
     return " ".join(_GENERIC.sub(" ", fold(name)).split())
 
 
-def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
-    """The ISO 3166-2 subdivision GeoNames' division `name` is, or None when no single one is clearly it.
+def joined_subdivision(name: str, subdivisions: list[Any]) -> tuple[int, Any] | None:
+    """The ISO 3166-2 subdivision GeoNames' division `name` is, with its score, or None when no single one is clearly
+    it.
 
     Each subdivision scores two for every one of its names (ISO, translations, other names) equal to `name` once
     folded, one for every one equal without generic words ('Province', 'Sheng'); the best wins when nothing ties it
@@ -263,7 +272,7 @@ def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
     scored.sort(key=lambda entry: (-entry[0], not entry[1]))
     if not scored or (len(scored) > 1 and scored[0][:2] == scored[1][:2]):
         return None
-    return scored[0][2]
+    return scored[0][0], scored[0][2]
 
 
 def subdivision_names(subdivision: Any, *, cldr: bool = True) -> list[str]:
@@ -348,7 +357,8 @@ def other_names() -> dict[str, str]:
 
 def division_rows(found: list[Division]) -> list[str]:
     """One row per division: its own names (GeoNames', ISO's and its ISO code; one two divisions of a country own is
-    left out), its other names (translations and other names; one that is some division's own name, that two
+    left out, unless it is GeoNames' name of only one of them: 'Papua' is Papua, not West Papua, joined to ISO's
+    'Papua' region), its other names (translations and other names; one that is some division's own name, that two
     divisions of a country bear, or that names the exemplar city of one of its zones is left out: '维也纳' is Vienna,
     the city, before the state), its codes, people and clocks."""
     own = {id(division): _own_names(division) for division in found}
@@ -356,9 +366,15 @@ def division_rows(found: list[Division]) -> list[str]:
     anyone_own = {name for names in own.values() for name in names}
     owned = Counter((d.country, name) for d in found for name in own[id(d)])
     othered = Counter((d.country, name) for d in found for name in other[id(d)])
+    geonames_named = Counter((d.country, fold(d.name)) for d in found)
     rows = []
     for division in found:
-        names = [name for name in own[id(division)] if owned[(division.country, name)] == 1]
+        names = [
+            name
+            for name in own[id(division)]
+            if owned[(division.country, name)] == 1
+            or (name == fold(division.name) and geonames_named[(division.country, name)] == 1)
+        ]
         others = [name for name in other[id(division)] if othered[(division.country, name)] == 1]
         others = [name for name in others if name not in anyone_own]
         exemplars = {name for zone in division.people for name in exemplar_names().get(zone, ())}

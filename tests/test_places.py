@@ -321,6 +321,8 @@ def test_a_broken_qualified_name_is_refused_with_the_form(text: str) -> None:
         ("カタルーニャ", "Europe/Madrid"),  # ja, without CLDR's '州'
         ("加泰罗尼亚", "Europe/Madrid"),  # zh-Hans
         ("Baja California", "America/Tijuana"),
+        ("Papua", "Asia/Jayapura"),  # GeoNames' name, though ISO also calls the western region 'Papua'
+        ("Estado de México", "America/Mexico_City"),  # es: the state, not Mexico City joined to the same ISO code
         ("バイエルン", "Europe/Berlin"),  # ja
         ("巴伐利亚", "Europe/Berlin"),  # zh-Hans
         ("Бавария", "Europe/Berlin"),  # ru
