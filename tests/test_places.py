@@ -277,9 +277,17 @@ def test_a_qualifier_that_does_not_match_says_so_and_names_the_places_that_do() 
 
 
 def test_an_unknown_qualifier_names_the_forms_accepted() -> None:
-    error = unknown("Vienna, Narnia")
-    assert "'Narnia' in 'Vienna, Narnia' is neither a country nor a state or province we know." in str(error)
+    error = unknown("Vienn, Narnia")
+    assert "'Narnia' in 'Vienn, Narnia' is neither a country nor a state or province we know." in str(error)
     assert "'Portland, Oregon'" in str(error) and "'48.21, 16.37'" in str(error)
+
+
+@pytest.mark.parametrize("text", ["Vienna, Narnia", "Viena, Austira"])
+def test_a_known_name_with_an_unknown_qualifier_says_where_the_name_is(text: str) -> None:
+    error = unknown(text)
+    assert "that we know; " in str(error)
+    assert "'Vienna, AT' (Europe/Vienna, UTC+02:00)" in str(error)
+    assert error.suggestions[0] == "Europe/Vienna"
 
 
 @pytest.mark.parametrize("text", ["Vienna, , Austria", "a, b, c, d", "Vienna, Austria, Europe, Earth"])
@@ -306,6 +314,15 @@ def test_a_broken_qualified_name_is_refused_with_the_form(text: str) -> None:
         ("Bayern", "Europe/Berlin"),  # de (and native)
         ("Bavière", "Europe/Berlin"),  # fr
         ("Toscana", "Europe/Rome"),  # es (and native)
+        ("Baviera", "Europe/Berlin"),  # es (CLDR's subdivision names)
+        ("Katalonien", "Europe/Madrid"),  # de, without CLDR's 'Autonome Gemeinschaft'
+        ("Catalogne", "Europe/Madrid"),  # fr
+        ("Cataluña", "Europe/Madrid"),  # es
+        ("カタルーニャ", "Europe/Madrid"),  # ja, without CLDR's '州'
+        ("加泰罗尼亚", "Europe/Madrid"),  # zh-Hans
+        ("Baja California", "America/Tijuana"),
+        ("Papua", "Asia/Jayapura"),  # GeoNames' name, though ISO also calls the western region 'Papua'
+        ("Estado de México", "America/Mexico_City"),  # es: the state, not Mexico City joined to the same ISO code
         ("バイエルン", "Europe/Berlin"),  # ja
         ("巴伐利亚", "Europe/Berlin"),  # zh-Hans
         ("Бавария", "Europe/Berlin"),  # ru
@@ -321,10 +338,18 @@ def test_regions_of_one_clock_resolve_to_it(text: str, zone: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "zone"), [("Belize", "America/Belize"), ("Odessa", "Europe/Kyiv"),
-                                            ("Vila Real", "Europe/Lisbon"), ("Sinnār", "Africa/Khartoum")])  # fmt: skip
+                                            ("Vila Real", "Europe/Lisbon"), ("Sinnār", "Africa/Khartoum"),
+                                            ("Palau", "Pacific/Palau"),
+                                            ("Saint Barthelemy", "America/St_Barthelemy")])  # fmt: skip
 def test_an_area_is_never_answered_by_a_smaller_namesake_elsewhere(text: str, zone: str) -> None:
-    # a city inside the area under another name of it (Belize City, Odesa) stands for the area with its weight
+    # a city inside the area under another name of it (Belize City, Odesa) stands for the area with its weight; a
+    # small country by its own name outweighs a foreign town (Palaú, Mexico; Saint-Barthélémy, a Marseille quarter)
     assert resolve(text)[0] == zone
+
+
+def test_a_small_country_and_a_town_of_its_name_in_the_clients_country_tie() -> None:
+    with pytest.raises(AmbiguousTimezone):
+        resolve("Palau", "MX")
 
 
 def test_an_area_of_several_clocks_is_not_answered_by_a_city_once_named_like_it() -> None:

@@ -478,11 +478,23 @@ async def test_next_occurrences_reports_progress_when_asked(client: Client) -> N
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("subdivision", ["Bavaria", "Bayern", "Bavière", "バイエルン", "巴伐利亚", "Бавария"])
+@pytest.mark.parametrize(
+    "subdivision", ["Bavaria", "Bayern", "Bavière", "Baviera", "バイエルン", "バイエルン自由州", "巴伐利亚", "Бавария"]
+)
 async def test_holidays_of_a_subdivision_named_in_any_language(client: Client, subdivision: str) -> None:
     body = await structured(client, "list_holidays", {"country": "DE", "subdivision": subdivision, "year": 2026})
     assert body["subdivision"] == "BY"
     assert "2026-06-04" in [holiday["date"] for holiday in body["holidays"]]  # Corpus Christi, a holiday in Bavaria
+
+
+@pytest.mark.parametrize(
+    "subdivision", ["Catalonia", "Katalonien", "Catalogne", "Cataluña", "カタルーニャ州", "カタルーニャ", "加泰罗尼亚"]
+)
+async def test_business_days_of_a_subdivision_named_in_the_six_languages(client: Client, subdivision: str) -> None:
+    arguments = {"country": "ES", "subdivision": subdivision, "start_date": "2026-09-01", "end_date": "2026-10-01"}
+    body = await structured(client, "business_days", arguments)
+    assert body["subdivision"] == "CT"
+    assert body["business_days"] == 21  # 22 weekdays less the 11th, Catalonia's national day
 
 
 @pytest.mark.anyio

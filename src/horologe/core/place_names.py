@@ -4,10 +4,12 @@ and the qualifiers that narrow them ('Portland, Oregon', 'Vienna, AT').
 Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer or a refusal):
 
 1. Every place a name names is a candidate with a weight: a city its people, a division the people of its cities, a
-   country its people. A name that is not the place's own (a former or foreign name, a country's name in another
-   language than English, a country's ISO code) weighs a twentieth
+   country its people, and by its own name at least `CITY_RIVAL`. A name that is not the place's own (a former or
+   foreign name, a country's name in another language than English, a country's ISO code) weighs a twentieth
    (`ALTERNATE_WEIGHT`): 'Salvador' is Salvador, Brazil (2.7 M) before El Salvador (French 'Salvador'), 'Islamabad'
-   the capital before Chattogram's old name.
+   the capital before Chattogram's old name. The floor keeps a small country or territory from being answered as a
+   foreign town of its name: 'Palau' is the island state, not Palaú, Mexico; 'Saint Barthélemy' the island, not the
+   Marseille quarter (a town of 250,000+ ties it, rule 3).
 2. A place in the client's country weighs `HOME_WEIGHT` times more: 'Armenia' from Colombia is Armenia, Quindío;
    'Granada' from Spain the Andalusian city, not Grenada; 'LA' from the United States Los Angeles, not Laos.
 3. The heaviest wins, unless a place of another clock weighs at least half as much (`AMBIGUOUS_SHARE`, in
@@ -39,6 +41,9 @@ HOME_WEIGHT: Final = 30
 """A place in the client's country counts thirty times its people: 'Armenia' from Colombia is the Colombian city
 (272,000 people against Armenia's 3 million), 'Paris' from the United States is still Paris, France (Paris, Texas has
 25,000), and 'London' from Canada is refused with both Londons."""
+CITY_RIVAL: Final = 500_000
+"""A city of this many people ties a division or country of its name of up to ten times its weight; a country by its own
+name weighs at least this much."""
 ONE_CLOCK_SHARE: Final = 0.95
 """A division whose cities keep one clock for this share of their people answers that clock and names the others
 (Texas: America/Chicago, and America/Denver for El Paso); below it, the division is refused with its clocks."""
@@ -193,7 +198,7 @@ def _country(places: Gazetteer, text: str, folded: str, named: str | None) -> Ca
     if not zones:
         return None
     name = tzdb.country_name(country.code) or country.code
-    weighed = max(country.people * weight, 1.0)
+    weighed = max(country.people, CITY_RIVAL) if weight == 1.0 else max(country.people * weight, 1.0)
     return Candidate(name, "country", country.code, "", zones, weighed, weight == 1.0, country.people)
 
 

@@ -58,6 +58,7 @@ from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTime
 from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.messages import N_, Message, msg
 from horologe.core.place_names import (
+    CITY_RIVAL,
     Candidate,
     candidates,
     city_label,
@@ -87,8 +88,6 @@ AMBIGUOUS_SHARE: Final = 0.5
 """A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
-CITY_RIVAL: Final = 500_000
-"""A city of this many people ties a division or country of its name of up to ten times its weight."""
 OTHER_SHARE: Final = 0.1
 """Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
 MAX_OFFSET = timedelta(hours=14)
@@ -752,10 +751,11 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
             suggestions=_HELP_SUGGESTIONS,
         )
     name, qualifiers = parts[0], parts[1:]
+    named = named_places(lookup.places, name)
     scopes = []
     for qualifier in qualifiers:
         scope = qualifier_scopes(lookup.places, qualifier, _country_code(qualifier, lookup.places))
-        if not scope:
+        if not scope and not named:
             raise InvalidTimezone(
                 N_("{qualifier} in {input} is neither a country nor a state or province we know."),
                 qualifier=repr(qualifier),
@@ -764,11 +764,10 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
                 suggestions=_HELP_SUGGESTIONS,
             )
         scopes.append(scope)
-    named = named_places(lookup.places, name)
     if not named:
         return None  # no place of that name: the unknown-name answer suggests spellings
     inside = [candidate for candidate in named if all(in_scope(candidate, scope) for scope in scopes)]
-    if not inside:
+    if not inside:  # the qualifier names another place, or none we know ('Viena, Austira'): say where the name is
         elsewhere = _distinct(named)[:3]
         raise InvalidTimezone(
             N_("There is no {name} in {qualifier} that we know; {name} is in {places}."),
