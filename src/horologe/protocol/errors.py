@@ -220,6 +220,14 @@ def error_body(error: TimeError, language: Language) -> dict[str, object]:
     return body
 
 
+@dataclass(frozen=True, slots=True)
+class ToolFailure:
+    """A tool call that failed with a domain error, kept typed (what asks the user, what counts it, read the error
+    itself) until `tool_error` renders it, once, on the way out."""
+
+    error: TimeError
+
+
 def tool_error(error: TimeError, language: Language) -> dict[str, Any]:
     """A `tools/call` result that tells the model what went wrong and how to fix it."""
     body = error_body(error, language)
