@@ -7,10 +7,10 @@ from typing import Any
 
 from starlette.types import Message, Receive, Scope, Send
 
-from horologe.http.errors import EDGE_ANSWERS
+from horologe.http.errors import http_answer
 from horologe.http.request import ASKED_LANGUAGE_KEY, language_of
 from horologe.i18n.language import Language
-from horologe.protocol.errors import RequestError, edge_answer
+from horologe.protocol.errors import RequestError
 
 TOKEN_REFUSED_KEY = "horologe.token_refused"
 """Set in the scope's state when the bearer gate refused a presented token; the auth-failure limit counts these."""
@@ -55,7 +55,7 @@ def refusal(
     """A refusal rendered once: its status, its JSON-RPC error body, and `Content-Language` when its message
     followed the language the request asked for (noted in `scope` by its route's language layer)."""
     language = language_of(scope, ASKED_LANGUAGE_KEY) if scope is not None else None
-    status, body = edge_answer(error, request_id, language=language, table=EDGE_ANSWERS)
+    status, body = http_answer(error, request_id, language)
     return status, body, content_language(language)
 
 

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from horologe.core.messages import N_
 from horologe.i18n.language import Language
-from horologe.protocol.errors import ANSWERS, Answer, RequestError, answer_for, message_of
+from horologe.protocol.errors import ANSWERS, Answer, RequestError, answer_for, edge_answer, message_of
 from horologe.wire import (
     FORBIDDEN,
     HEADER_MISMATCH,
@@ -236,6 +236,12 @@ EDGE_ANSWERS: Final[Mapping[type[Exception], Answer]] = {
 def edge_status(error: Exception) -> Answer:
     """The code and status of an error answered over HTTP."""
     return answer_for(error, EDGE_ANSWERS)
+
+
+def http_answer(error: RequestError, request_id: Any = None, language: Language | None = None) -> tuple[int, bytes]:
+    """The status and JSON-RPC error body of a refusal answered over HTTP (this table's rows; the message in
+    `language` when the request's language is known, else English)."""
+    return edge_answer(error, request_id, language=language, table=EDGE_ANSWERS)
 
 
 def oauth_body(refusal: AuthRefused, language: Language | None = None) -> bytes:
