@@ -92,7 +92,7 @@ async def call(app: Any, request_id: int, tool: str, arguments: dict[str, Any]) 
 _WORKER: dict[str, Any] = {}
 
 
-def run_remote(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+def run_remote(name: str, arguments: dict[str, Any]) -> Any:
     """In a pool process: run one tool with a context rebuilt there."""
     from horologe.clock import SystemClock
     from horologe.context import RequestContext
@@ -127,7 +127,7 @@ def use_mode(mode: str, pool: ProcessPoolExecutor) -> Callable[[], None]:
         execution.Executor.run = inline  # type: ignore[method-assign]
     elif mode == "process":
         execution.Executor.run = in_process_pool  # type: ignore[method-assign]
-        handlers.run_tool = lambda offered, name, raw, context, options: (name, raw or {})  # type: ignore[assignment]
+        handlers.run_tool = lambda offered, name, raw, context, options: (name, raw or {})  # type: ignore[assignment,return-value]
 
     def undo() -> None:
         execution.Executor.run = original_run  # type: ignore[method-assign]

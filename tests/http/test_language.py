@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from horologe.http.errors import http_answer
 from horologe.http.language import _merged, accept_language_header, mismatch
 from horologe.http.request import read_facts
-from horologe.protocol.errors import edge_answer
 
 
 def test_every_field_line_is_joined_in_order_without_normalizing() -> None:
@@ -23,7 +23,7 @@ def test_meta_value_is_raw_and_only_a_string() -> None:
 
 
 def test_mismatch_answer_echoes_the_id_and_bounds_the_values() -> None:
-    status, raw = edge_answer(mismatch("x" * 10_000, "en"), 3)
+    status, raw = http_answer(mismatch("x" * 10_000, "en"), 3)
     body = json.loads(raw)
     assert status == 400 and body["id"] == 3 and body["error"]["code"] == -32020
     assert len(body["error"]["message"]) < 600

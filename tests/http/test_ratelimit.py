@@ -370,3 +370,18 @@ async def test_replicas_sharing_redis_each_block_at_their_next_refusal(issuer: I
     assert on_first == [401, 401, 401, 429]
     assert on_second == [401, 429, 429]  # the count is shared: one check to learn it, then blocked
     assert issuer.introspections == 4
+
+
+async def test_a_refusal_on_mcp_speaks_the_language_its_meta_asked_for():
+    german = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "ping",
+        "params": {"_meta": {"io.modelcontextprotocol/acceptLanguage": "de"}},
+    }
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    async with limited(default="1/minute") as client:
+        await client.post("/mcp", json=german, headers=headers)
+        refused = await client.post("/mcp", json=german, headers=headers)
+    assert refused.status_code == 429 and refused.headers["content-language"] == "de"
+    assert refused.json()["error"]["message"].startswith("Zu viele Anfragen")

@@ -173,3 +173,26 @@ async def test_openapi_describes_the_rest_endpoints(http: httpx2.AsyncClient) ->
     document = (await http.get("/openapi.json")).json()
     assert document["openapi"].startswith("3.1")
     assert {"/mcp/tools/call", "/mcp/resources/read", "/mcp/prompts/get", "/mcp/capabilities"} <= set(document["paths"])
+
+
+async def test_a_refusal_behind_the_language_layer_speaks_the_requests_language(http: httpx2.AsyncClient) -> None:
+    """REST's shape errors go through the table, rendered once in the language Accept-Language asked for."""
+    german = await http.post("/mcp/tools/call", json={"arguments": {}}, headers={"Accept-Language": "de"})
+    error = german.json()["error"]
+    assert (german.status_code, error["code"]) == (400, INVALID_PARAMS)
+    assert error["message"] == 'Der Body muss {"name": "<tool>", "arguments": {...}} sein.'
+    assert german.headers["content-language"] == "de"
+    english = await http.post("/mcp/tools/call", json={"arguments": {}})
+    assert english.json()["error"]["message"] == 'The body must be {"name": "<tool>", "arguments": {...}}.'
+    assert "content-language" not in english.headers
+    media = await http.post(
+        "/mcp/tools/call", content=b"{}", headers={"Content-Type": "text/plain", "Accept-Language": "fr"}
+    )
+    assert media.status_code == 415 and media.headers["content-language"] == "fr"
+
+
+async def test_a_refusal_before_the_language_is_known_is_english(http: httpx2.AsyncClient) -> None:
+    """The host guard answers before anything of the request is read: no language, no Content-Language."""
+    refused = await http.post("/mcp/tools/call", json={}, headers={"Accept-Language": "de", "Host": "evil.example"})
+    assert refused.status_code == 421 and "content-language" not in refused.headers
+    assert refused.json()["error"]["message"] == "Misdirected request: this Host is not served here."

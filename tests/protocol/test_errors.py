@@ -8,11 +8,14 @@ import logging
 from typing import Any
 
 import pytest
+from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ValidationError
 
 from horologe.core import errors as domain
 from horologe.core.errors import InvalidArgument, InvalidTimezone, TimeError
 from horologe.core.messages import N_, English, msg
+from horologe.http import errors as http_errors
+from horologe.http.errors import EDGE_ANSWERS, edge_status
 from horologe.i18n.language import Language
 from horologe.protocol import errors
 from horologe.protocol.errors import (
@@ -25,16 +28,16 @@ from horologe.protocol.errors import (
     edge_answer,
     error_body,
     protocol_error,
-    status_of_code,
+    sdk_answer,
     tool_error,
 )
 from horologe.wire import INTERNAL_ERROR, INVALID_PARAMS, INVALID_TIMEZONE, METHOD_NOT_FOUND, RATE_LIMITED
 
 
 def error_classes() -> list[type[Exception]]:
-    """Every error class we answer with: the domain tree and the request errors."""
+    """Every error class we answer with: the domain tree, the request errors and the HTTP edge's refusals."""
     found: list[type[Exception]] = []
-    for module in (domain, errors):
+    for module in (domain, errors, http_errors):
         for _, value in inspect.getmembers(module, inspect.isclass):
             if issubclass(value, TimeError | RequestError) and value.__module__ == module.__name__:
                 found.append(value)
@@ -48,7 +51,22 @@ def test_there_are_error_classes_to_check() -> None:
 
 @pytest.mark.parametrize("cls", error_classes(), ids=lambda cls: cls.__name__)
 def test_every_error_class_is_mapped_by_its_own_entry_or_an_ancestors(cls: type[Exception]) -> None:
-    assert any(ancestor in ANSWERS for ancestor in cls.__mro__), f"{cls.__name__} has no entry in ANSWERS"
+    table = EDGE_ANSWERS if cls.__module__ == http_errors.__name__ else ANSWERS
+    assert any(ancestor in table for ancestor in cls.__mro__), f"{cls.__name__} has no row"
+
+
+def test_the_protocol_table_holds_no_http_only_refusal_and_the_edge_extends_it_without_changing_a_row() -> None:
+    assert not any(cls.__module__ == http_errors.__name__ for cls in ANSWERS)
+    assert all(EDGE_ANSWERS[cls] == answer for cls, answer in ANSWERS.items())
+
+
+def test_one_kind_has_one_code() -> None:
+    codes: dict[str, set[int]] = {}
+    for cls in error_classes():
+        kind = getattr(cls, "kind", None)
+        if isinstance(kind, str) and cls is not RequestError and cls is not TimeError:
+            codes.setdefault(kind, set()).add(answer_for(cls.__new__(cls), EDGE_ANSWERS).code)
+    assert {kind: found for kind, found in codes.items() if len(found) > 1} == {}
 
 
 REQUEST_ERRORS = [cls for cls in error_classes() if issubclass(cls, RequestError)]
@@ -75,15 +93,15 @@ def test_every_domain_error_has_a_stable_kind(cls: type[TimeError]) -> None:
 def test_the_most_specific_class_wins_and_a_bug_is_internal() -> None:
     assert answer_for(domain.AmbiguousTimezone(N_("x"))) == Answer(INVALID_TIMEZONE, 400)
     assert answer_for(UnknownTool(name="'x'", tools="")) == Answer(INVALID_PARAMS, 404)
-    assert answer_for(errors.TooManyRefusedTokens(seconds=1)) == Answer(RATE_LIMITED, 429)
-    assert answer_for(errors.InsufficientScope(scopes="a")).status == 403
+    assert edge_status(http_errors.TooManyRefusedTokens(seconds=1)) == Answer(RATE_LIMITED, 429)
+    assert edge_status(http_errors.InsufficientScope(scopes="a")).status == 403
     assert answer_for(KeyError("not ours")) == Answer(INTERNAL_ERROR, 500)
 
 
-def test_sdk_codes_have_http_statuses() -> None:
-    assert status_of_code(METHOD_NOT_FOUND) == 404
-    assert status_of_code(INTERNAL_ERROR) == 500
-    assert status_of_code(12345) == 400
+def test_the_sdks_own_codes_take_the_status_of_their_row() -> None:
+    assert sdk_answer(MCPError(METHOD_NOT_FOUND, "x")) == Answer(METHOD_NOT_FOUND, 404)
+    assert sdk_answer(MCPError(INTERNAL_ERROR, "x")).status == 500
+    assert sdk_answer(MCPError(12345, "x")) == Answer(12345, 400)
 
 
 def test_a_domain_error_becomes_a_tool_result_in_the_requested_language() -> None:
@@ -138,7 +156,7 @@ def test_a_domain_error_outside_tools_call_carries_its_body_as_data() -> None:
 
 
 def test_an_edge_answer_has_the_tables_status_and_a_json_rpc_body() -> None:
-    status, raw = edge_answer(errors.BodyTooLarge(limit=10), request_id=4)
+    status, raw = edge_answer(http_errors.BodyTooLarge(limit=10), request_id=4, table=EDGE_ANSWERS)
     assert status == 413
     assert json.loads(raw) == {
         "jsonrpc": "2.0",

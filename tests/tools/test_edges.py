@@ -21,6 +21,7 @@ from horologe.context import RequestContext
 from horologe.core.budget import Budget
 from horologe.core.format import OutputFormat
 from horologe.core.zones import resolve_zone
+from horologe.protocol.errors import ToolFailure
 from horologe.protocol.handlers import run_tool
 from horologe.tools.registry import selected_tools, tool_schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -160,7 +161,7 @@ def sweep(spec: ToolSpec) -> Counter[str]:
             if time.thread_time() - started > HANG_SECONDS or time.monotonic() - began > WAIT_SECONDS:
                 counts["hang"] += 1
                 counts[f"hang: {spec.name} {arguments!r:.200}"] += 1
-        counts["refused" if result["isError"] else "answered"] += 1
+        counts["refused" if isinstance(result, ToolFailure) else "answered"] += 1
     return counts
 
 

@@ -61,9 +61,10 @@ class InvalidTimezone(TimeError):
 
 
 class AmbiguousTimezone(InvalidTimezone):
-    """The timezone input (an abbreviation such as IST) names several zones."""
+    """The timezone input (an abbreviation such as IST) names several zones; `input` is the text that did."""
 
     kind = "ambiguous_timezone"
+    input: str | None = None
 
 
 class InvalidTimestamp(TimeError):

@@ -372,8 +372,20 @@ def resolve_zone(
 
     `places` adds the cities, exemplar cities and country names of the places table; `now` gives suggestions
     their current offsets; `source="database"` reads a database key such as 'EST' as the database does (a host's
-    TZ, a stored zone) instead of as the abbreviation a person means.
+    TZ, a stored zone) instead of as the abbreviation a person means. An `AmbiguousTimezone` carries `text` as its
+    `input`, so whoever asks the user to choose knows which text it was.
     """
+    try:
+        return _resolve_zone(text, country_hint, places, now, source)
+    except AmbiguousTimezone as exc:
+        if exc.input is None:
+            exc.input = text
+        raise
+
+
+def _resolve_zone(
+    text: str, country_hint: str | None, places: Gazetteer | None, now: datetime | None, source: Source
+) -> ResolvedZone:
     cleaned = _clean(text)
     lookup = _Lookup(cleaned, _country_code(country_hint, places) if country_hint else None, places, now)
     if source == "person" and cleaned.upper() in _key_abbreviations() and not _a_word(lookup):

@@ -18,8 +18,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse, replay, respond
+from horologe.http.errors import http_answer
 from horologe.http.request import FACTS_KEY, facts_of, read_facts
-from horologe.protocol.errors import InvalidRequest, edge_answer
+from horologe.protocol.errors import InvalidRequest
 from horologe.wire import BATCH_VERSION, NOT_AN_OBJECT, batch_members, normalize_request
 
 
@@ -50,7 +51,7 @@ class Batches:
         for member in members:
             if member.message is None:
                 refusal = InvalidRequest(reason=member.problem or msg(NOT_AN_OBJECT))
-                answers.append(json.loads(edge_answer(refusal, member.request_id)[1]))
+                answers.append(json.loads(http_answer(refusal, member.request_id)[1]))
                 continue
             status, sub_headers, body = await self._one(scope, receive, normalize_request(member.message))
             for name in (b"content-language", b"vary", b"cache-control", b"mcp-session-id"):

@@ -11,8 +11,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse, replay
+from horologe.http.errors import BodyTooLarge, ServerBusy
 from horologe.http.request import FACTS_KEY, read_facts
-from horologe.protocol.errors import BodyTooLarge, InvalidRequest, ParseError, ServerBusy
+from horologe.protocol.errors import InvalidRequest, ParseError
 from horologe.wire import message_problem, needs_normalizing, normalize_request, readable_id
 
 RETRY_SOON = ((b"retry-after", b"1"),)

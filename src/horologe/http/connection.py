@@ -70,10 +70,10 @@ def edge_response(kind: Literal["slow", "large"], limit: float) -> bytes:
     """The raw answer (with `Connection: close`) for a request that missed a deadline or sent too large a head."""
     raw = _ANSWERS.get((kind, limit))
     if raw is None:
-        from horologe.protocol.errors import HeadersTooLarge, RequestTooSlow, edge_answer  # a worker has them
+        from horologe.http.errors import HeadersTooLarge, RequestTooSlow, http_answer  # a worker has them
 
         error = RequestTooSlow(seconds=f"{limit:g}") if kind == "slow" else HeadersTooLarge(limit=int(limit))
-        status, body = edge_answer(error)
+        status, body = http_answer(error)
         head = (
             f"HTTP/1.1 {status} {REASONS[status]}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
@@ -87,12 +87,12 @@ async def _within_capacity(
 ) -> None:
     """Run the app, unless the process holds `limit` connections or requests already (this one counts itself)."""
     if scope["type"] == "http" and (len(connections) >= limit or len(tasks) > limit):
-        from horologe.protocol.errors import ServerBusy, edge_answer
+        from horologe.http.errors import ServerBusy, http_answer
 
         logger.warning(
             "refused a request: %d connections, %d requests open (http.max_connections)", len(connections), len(tasks)
         )
-        status, body = edge_answer(ServerBusy(seconds=1))
+        status, body = http_answer(ServerBusy(seconds=1))
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

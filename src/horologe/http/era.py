@@ -16,8 +16,9 @@ import json
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.http.asgi import header, refuse
+from horologe.http.errors import HeaderMismatch
 from horologe.http.request import facts_of
-from horologe.protocol.errors import HeaderMismatch, unsupported_version_error
+from horologe.protocol.errors import unsupported_version_error
 from horologe.wire import PROTOCOL_VERSION_META, SUPPORTED_VERSIONS, envelope_version, unsupported_version
 
 VERSION_HEADER = b"mcp-protocol-version"

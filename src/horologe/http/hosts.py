@@ -12,7 +12,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from horologe.config import LOOPBACK_HOSTS, is_loopback
 from horologe.http.asgi import header, refuse
-from horologe.protocol.errors import ForbiddenOrigin, MisdirectedHost
+from horologe.http.errors import ForbiddenOrigin, MisdirectedHost
 
 logger = logging.getLogger("horologe.http")
 

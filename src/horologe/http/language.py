@@ -25,21 +25,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from mcp.server.context import ServerRequestContext
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.http.asgi import refuse
-from horologe.http.request import facts_of
-from horologe.i18n.language import Language
+from horologe.http.errors import HeaderMismatch
+from horologe.http.request import ASKED_LANGUAGE_KEY, facts_of, language_of, note_language
+from horologe.i18n.language import Language, choose
 from horologe.i18n.negotiate import is_valid_accept_language
-from horologe.protocol.errors import HeaderMismatch
 from horologe.wire import ACCEPT_LANGUAGE_META
 
 _PREVIEW = 200
-LANGUAGE_KEY: Final = "horologe.language"
-"""Where a request's answer language is kept in its ASGI state, for `Content-Language` on the way out."""
 
 
 def record_language(ctx: ServerRequestContext[Any, Any], language: Language) -> None:
@@ -47,13 +45,6 @@ def record_language(ctx: ServerRequestContext[Any, Any], language: Language) -> 
     scope = getattr(ctx.request, "scope", None)
     if isinstance(scope, Mapping):
         note_language(scope, language)
-
-
-def note_language(scope: Mapping[str, Any], language: Language) -> None:
-    """Keep the language a request is answered in, for the language headers on the way out."""
-    state = scope.get("state")
-    if isinstance(state, dict):
-        state[LANGUAGE_KEY] = language
 
 
 def accept_language_header(scope: Scope) -> str | None:
@@ -91,6 +82,7 @@ class LanguageHeaders:
             # No usable preference from _meta: the answer does not vary by language (a bare header is ignored).
             await self.app(scope, receive, send)
             return
+        note_language(scope, choose(canonical), ASKED_LANGUAGE_KEY)  # the refusals behind this layer speak it
         extra = [(b"vary", b"Accept-Language")]
         if header is None:
             extra.append((b"cache-control", b"private"))
@@ -107,6 +99,8 @@ class RestLanguageHeaders:
         scope.setdefault("state", {})
         header = accept_language_header(scope)
         varies = header is not None and is_valid_accept_language(header)
+        if varies:
+            note_language(scope, choose(header), ASKED_LANGUAGE_KEY)  # the refusals behind this layer speak it
         await self.app(scope, receive, _LanguageSender(scope, send, [(b"vary", b"Accept-Language")] if varies else []))
 
 
@@ -125,9 +119,9 @@ class _LanguageSender:
             headers = list(message.get("headers", []))
             extra = self.extra
             content_type = next((value for key, value in headers if key.lower() == b"content-type"), b"")
-            language = self.scope.get("state", {}).get(LANGUAGE_KEY)
+            language = language_of(self.scope)
             json_answer = content_type.split(b";")[0].strip().lower() == b"application/json"
-            if json_answer and isinstance(language, Language) and language.requested:
+            if json_answer and language is not None and language.requested:
                 extra = [*extra, (b"content-language", language.content_language.encode("latin-1"))]
             message = {**message, "headers": _merged(headers, extra)}
         await self.send(message)

@@ -11,9 +11,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.types import Receive, Scope, Send
 
 from horologe.http.asgi import header, refuse
+from horologe.http.errors import MethodNotAllowed
 from horologe.http.request import RequestFacts, facts_of
 from horologe.http.streams import held_stream, primed
-from horologe.protocol.errors import MethodNotAllowed
 
 
 class MCPEndpoint:

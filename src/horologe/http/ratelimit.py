@@ -31,8 +31,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from horologe.clock import Clock, SystemClock
 from horologe.config import RateLimitSection
 from horologe.http.asgi import TOKEN_REFUSED_KEY, refuse
+from horologe.http.errors import RateLimited, RateLimitUnavailable, TooManyRefusedTokens
 from horologe.http.request import facts_of, operations
-from horologe.protocol.errors import RateLimited, RateLimitUnavailable, TooManyRefusedTokens
 from horologe.protocol.metrics import Metrics
 
 logger = logging.getLogger("horologe.ratelimit")
@@ -287,7 +287,7 @@ class RateLimit:
             verdict = await limiter.check(scope, self.performs)
         except StoreUnavailable:
             if limiter.fail_closed:
-                await refuse(send, RateLimitUnavailable(), headers=[(b"retry-after", b"1")])
+                await refuse(send, RateLimitUnavailable(), headers=[(b"retry-after", b"1")], scope=scope)
                 return
             verdict = None
         if verdict is None:
@@ -296,7 +296,7 @@ class RateLimit:
         if not verdict.allowed:
             if limiter.metrics is not None:
                 limiter.metrics.rate_limited.labels(self.label).inc()
-            await refuse(send, RateLimited(seconds=verdict.reset), headers=verdict.headers())
+            await refuse(send, RateLimited(seconds=verdict.reset), headers=verdict.headers(), scope=scope)
             return
 
         async def send_with_headers(message: Message) -> None:
@@ -368,7 +368,7 @@ class AuthFailureLimit:
         if verdict is not None:
             if refused.metrics is not None:
                 refused.metrics.auth_failure_limited.inc()
-            await refuse(send, TooManyRefusedTokens(seconds=verdict.reset), headers=verdict.headers())
+            await refuse(send, TooManyRefusedTokens(seconds=verdict.reset), headers=verdict.headers(), scope=scope)
             return
         await self.app(scope, receive, send)
         if scope.get("state", {}).get(TOKEN_REFUSED_KEY):

@@ -8,14 +8,20 @@ auth scopes, rate limits, the access log, the /mcp endpoint and the REST routes)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from starlette.types import Scope
 
+from horologe.i18n.language import Language
 from horologe.wire import ACCEPT_LANGUAGE_META, PROGRESS_TOKEN_META, meta_of
 
 FACTS_KEY: Final = "horologe.request"
+ASKED_LANGUAGE_KEY: Final = "horologe.asked_language"
+"""The language a request asked for, noted by its route's language layer: the edge's refusals behind it use it."""
+ANSWER_LANGUAGE_KEY: Final = "horologe.answer_language"
+"""The language the pipeline answered in (its observer notes it): the answer's `Content-Language`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +88,16 @@ def facts_of(scope: Scope) -> RequestFacts | None:
     """The facts the body guard left for this request, if it read a body."""
     facts = scope.get("state", {}).get(FACTS_KEY)
     return facts if isinstance(facts, RequestFacts) else None
+
+
+def note_language(scope: Mapping[str, Any], language: Language, key: str = ANSWER_LANGUAGE_KEY) -> None:
+    """Keep a language of this request: the one the answer used (default), or `ASKED_LANGUAGE_KEY`'s."""
+    state = scope.get("state")
+    if isinstance(state, dict):
+        state[key] = language
+
+
+def language_of(scope: Mapping[str, Any], key: str = ANSWER_LANGUAGE_KEY) -> Language | None:
+    """A language noted for this request (the answer's by default), if its route got that far."""
+    language = scope.get("state", {}).get(key)
+    return language if isinstance(language, Language) else None

@@ -22,24 +22,19 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Scope
 
 from horologe.core.messages import N_, msg
-from horologe.http.asgi import header
-from horologe.http.language import accept_language_header, note_language
-from horologe.http.request import facts_of
+from horologe.http.asgi import header, refusal
+from horologe.http.errors import InvalidBody, MethodNotAllowed, UnsupportedMediaType
+from horologe.http.language import accept_language_header
+from horologe.http.request import facts_of, note_language
 from horologe.http.routes import ENDPOINTS
 from horologe.i18n.language import choose
 from horologe.jsontext import compact_json
 from horologe.protocol import prompts, resources
 from horologe.protocol.dispatch import dispatch
-from horologe.protocol.errors import (
-    InvalidRequest,
-    MethodNotAllowed,
-    RequestError,
-    UnsupportedMediaType,
-    answer_for,
-    status_of_code,
-)
+from horologe.protocol.errors import InvalidRequest, RequestError, sdk_answer
 from horologe.protocol.listing import tool_definition
 from horologe.protocol.pipeline import RenderedError
 from horologe.tools.spec import ToolSpec
@@ -48,13 +43,12 @@ from horologe.wire import (
     CLIENT_CONTEXT_KEYS,
     CLIENT_CONTEXT_META,
     ERROR_META,
-    INVALID_PARAMS,
     TOP_LEVEL_CLIENT_CONTEXT,
     error_response,
 )
 
 Params = dict[str, Any]
-Shape = Callable[[dict[str, Any]], Params | str]
+Shape = Callable[[dict[str, Any]], Params | InvalidBody]
 """A REST body as the MCP request's params, or what is wrong with its shape."""
 
 
@@ -67,24 +61,28 @@ def _answer(status: int, code: int, message: str, data: Any = None) -> Response:
     return json_answer(error_response(code, message, data=data), status)
 
 
-def _tool_call(payload: dict[str, Any]) -> Params | str:
+def _tool_call(payload: dict[str, Any]) -> Params | InvalidBody:
     name, arguments = payload.get("name"), payload.get("arguments", {})
     if not isinstance(name, str) or not isinstance(arguments, dict | None):
-        return 'Body must be {"name": "<tool>", "arguments": {...}}.'
+        return InvalidBody(shape='{"name": "<tool>", "arguments": {...}}')
     return {"name": name, "arguments": arguments or {}}
 
 
-def _resource_read(payload: dict[str, Any]) -> Params | str:
+def _resource_read(payload: dict[str, Any]) -> Params | InvalidBody:
     uri = payload.get("uri")
-    return {"uri": uri} if isinstance(uri, str) and uri else 'Body must be {"uri": "horologe://timezone_database"}.'
+    return (
+        {"uri": uri} if isinstance(uri, str) and uri else InvalidBody(shape='{"uri": "horologe://timezone_database"}')
+    )
 
 
-def _prompt_get(payload: dict[str, Any]) -> Params | str:
+def _prompt_get(payload: dict[str, Any]) -> Params | InvalidBody:
     name, arguments = payload.get("name"), payload.get("arguments", {})
-    if not isinstance(name, str) or not isinstance(arguments, dict | None):
-        return 'Body must be {"name": "time_query_assistant", "arguments": {...}}.'
-    if not all(isinstance(value, str) for value in (arguments or {}).values()):
-        return "Prompt arguments must be strings."
+    if (
+        not isinstance(name, str)
+        or not isinstance(arguments, dict | None)
+        or not all(isinstance(value, str) for value in (arguments or {}).values())
+    ):
+        return InvalidBody(shape='{"name": "time_query_assistant", "arguments": {"<argument>": "<text>", ...}}')
     return {"name": name, "arguments": arguments or {}}
 
 
@@ -109,20 +107,20 @@ def rest_endpoint(server: Server[Any], method: str) -> Callable[[Request], Await
 
     async def serve(request: Request) -> Response:
         if (header(request.scope, b"content-type") or "").split(";")[0].strip().lower() != "application/json":
-            return _refused(UnsupportedMediaType())
+            return _refused(UnsupportedMediaType(), request.scope)
         facts = facts_of(request.scope)
         payload = facts.payload if facts is not None else None
         if not isinstance(payload, dict):
-            return _refused(InvalidRequest(reason=msg(N_("the body must be a JSON object."))))
+            return _refused(InvalidRequest(reason=msg(N_("the body must be a JSON object."))), request.scope)
         params = shape(payload)
-        if isinstance(params, str):
-            return _answer(400, INVALID_PARAMS, params)
+        if isinstance(params, InvalidBody):
+            return _refused(params, request.scope)
         try:
             result = await dispatch(
                 server, method, {**params, "_meta": request_meta(request, payload)}, kind="rest", request=request
             )
         except MCPError as exc:
-            status = exc.status if isinstance(exc, RenderedError) else status_of_code(exc.error.code)
+            status = exc.status if isinstance(exc, RenderedError) else sdk_answer(exc).status
             return _answer(status, exc.error.code, exc.error.message, exc.error.data)
         if method == "tools/call" and result.get("isError"):
             error = result["_meta"][ERROR_META]
@@ -172,5 +170,8 @@ async def method_not_allowed(request: Request, exc: Exception) -> Response:
     return response
 
 
-def _refused(error: RequestError) -> Response:
-    return _answer(answer_for(error).status, answer_for(error).code, str(error))
+def _refused(error: RequestError, scope: Scope | None = None) -> Response:
+    """A refusal as a response, rendered once (in the language the request asked for, behind the language layer)."""
+    status, body, headers = refusal(error, scope=scope)
+    named = {name.decode("latin-1"): value.decode("latin-1") for name, value in headers}
+    return Response(body, status_code=status, media_type="application/json", headers=named)

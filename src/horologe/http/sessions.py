@@ -17,9 +17,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.config import HttpSection
 from horologe.http.asgi import header, refuse
+from horologe.http.errors import TooManyNewSessions, TooManySessions
 from horologe.http.ratelimit import ClientAddress, Counter, StoreUnavailable
 from horologe.http.request import facts_of
-from horologe.protocol.errors import TooManyNewSessions, TooManySessions
 
 
 class SessionLimit:
@@ -43,11 +43,11 @@ class SessionLimit:
         except StoreUnavailable:
             verdict = None  # the session table's own cap still holds
         if verdict is not None and not verdict.allowed:
-            await refuse(send, TooManyNewSessions(seconds=verdict.reset), headers=verdict.headers())
+            await refuse(send, TooManyNewSessions(seconds=verdict.reset), headers=verdict.headers(), scope=scope)
             return
-        await self.app(scope, receive, self._answering_when_full(send))
+        await self.app(scope, receive, self._answering_when_full(send, scope))
 
-    def _answering_when_full(self, send: Send) -> Send:
+    def _answering_when_full(self, send: Send, scope: Scope) -> Send:
         replaced = False
 
         async def answering(message: Message) -> None:
@@ -55,7 +55,7 @@ class SessionLimit:
             if message["type"] == "http.response.start" and message["status"] == 503:
                 replaced = True
                 error = TooManySessions(limit=self.max_sessions, seconds=self.retry_seconds)
-                await refuse(send, error, headers=[(b"retry-after", str(self.retry_seconds).encode())])
+                await refuse(send, error, headers=[(b"retry-after", str(self.retry_seconds).encode())], scope=scope)
             elif not replaced:
                 await send(message)
 

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.http.asgi import refuse
-from horologe.protocol.errors import RequestTimedOut
+from horologe.http.errors import RequestTimedOut
 
 logger = logging.getLogger("horologe.http")
 

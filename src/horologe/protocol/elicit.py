@@ -23,39 +23,32 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
 
 from horologe.context import RequestContext
-from horologe.core.errors import AmbiguousTimezone, TimeError
+from horologe.core.errors import AmbiguousTimezone
 from horologe.core.messages import N_, msg
-from horologe.core.zones import resolve_zone
-from horologe.places import gazetteer
-from horologe.wire import ERROR_META
+from horologe.protocol.errors import ToolFailure
 
 logger = logging.getLogger("horologe")
-Run = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+Outcome = dict[str, Any] | ToolFailure
+Run = Callable[[dict[str, Any]], Awaitable[Outcome]]
 QUESTION: Final = N_("{input} can mean several timezones. Which one do you mean?")
 
 
-def ambiguous_argument(result: Mapping[str, Any], arguments: Mapping[str, Any]) -> tuple[str, list[str]] | None:
-    """The argument whose zone is ambiguous and its candidates, when that is why the tool failed; else None."""
-    error = result.get("_meta", {}).get(ERROR_META) if result.get("isError") else None
-    if not isinstance(error, dict) or error.get("kind") != "ambiguous_timezone":
+def ambiguous_argument(failure: ToolFailure, arguments: Mapping[str, Any]) -> tuple[str, list[str]] | None:
+    """The argument whose zone is ambiguous and its candidates, when that is why the tool failed; else None.
+
+    The error names the text that was ambiguous (`AmbiguousTimezone.input`): the argument holding that text is
+    the one to ask about; nothing is resolved again.
+    """
+    error = failure.error
+    if not isinstance(error, AmbiguousTimezone) or error.input is None:
         return None
-    candidates = error.get("details", {}).get("candidates")
+    candidates = error.details.get("candidates")
     if not isinstance(candidates, list) or not candidates:
         return None
     for name, value in arguments.items():
-        if isinstance(value, str) and _ambiguous(value):
+        if isinstance(value, str) and value.strip() == error.input.strip():
             return name, [str(candidate) for candidate in candidates]
     return None
-
-
-def _ambiguous(value: str) -> bool:
-    try:
-        resolve_zone(value, places=gazetteer())
-    except AmbiguousTimezone:
-        return True
-    except TimeError:  # any other complaint is not ours to ask about
-        return False
-    return False
 
 
 def declares_elicitation(context: RequestContext) -> bool:
@@ -67,12 +60,13 @@ async def resolve_by_asking(
     ctx: ServerRequestContext[Any, Any],
     params: types.CallToolRequestParams,
     context: RequestContext,
-    result: dict[str, Any],
+    failure: ToolFailure,
     run: Run,
-) -> dict[str, Any]:
-    """The tool's result once the user chose among the candidates; the input request (2026-07-28); or `result`."""
+) -> Outcome:
+    """The tool's outcome once the user chose among the candidates; the input request (2026-07-28); or `failure`."""
+    result = failure
     arguments = dict(params.arguments or {})
-    found = ambiguous_argument(result, arguments)
+    found = ambiguous_argument(failure, arguments)
     if found is None or not declares_elicitation(context):
         return result
     name, candidates = found
@@ -101,8 +95,8 @@ async def resolve_by_asking(
 
 
 async def _answered(
-    answer: object, name: str, candidates: list[str], arguments: dict[str, Any], run: Run, original: dict[str, Any]
-) -> dict[str, Any] | None:
+    answer: object, name: str, candidates: list[str], arguments: dict[str, Any], run: Run, original: ToolFailure
+) -> Outcome | None:
     """The tool run with the user's choice; the original error when they declined; None to ask (again)."""
     if not isinstance(answer, types.ElicitResult):
         return None

@@ -12,18 +12,13 @@ message, as httpx proves every transport exception is mapped.
 | tool arguments fail the schema       | `isError` result (-32602)         | -32602             | 400          |
 | unknown tool, prompt, resource       | -32602                            | -32602             | 404          |
 | invalid cursor                       | -                                 | -32602             | 400          |
-| header and body disagree             | -32020                            | same               | 400          |
 | protocol version not spoken          | -32022, `data.supported`          | same               | 400          |
 | bad JSON / not a request             | -32700 / -32600                   | same               | 400          |
-| body too large, Host, Origin         | -32600                            | same               | 413/421/403  |
-| rate limited, refused tokens         | 429                               | same               | 429          |
-| bearer token missing or refused      | OAuth body (RFC 6750), code 401   | same               | 401/400/503  |
-| token lacks a scope                  | OAuth body (RFC 6750), code 403   | same               | 403          |
-| the request took too long            | -32603                            | same               | 504          |
-| request too slow or its head too big | -32600                            | same               | 408/431      |
-| a method the route does not serve    | -32600                            | same               | 405          |
-| too many sessions or bodies at once  | 503 (new sessions per client: 429)| same               | 503/429      |
+| a method the server does not have    | -32601 (the SDK's)                | same               | 404          |
 | anything else (a bug)                | -32603 "Internal error", logged   | same               | 500          |
+
+The refusals only HTTP makes (Host, Origin, sizes, rate limits, tokens, timeouts, sessions, header agreement) are
+defined with their rows where they are raised, in `horologe.http.errors`, on top of this table.
 """
 
 from __future__ import annotations
@@ -50,8 +45,6 @@ from horologe.i18n.language import Language
 from horologe.wire import (
     CONVERSION_ERROR,
     ERROR_META,
-    FORBIDDEN,
-    HEADER_MISMATCH,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -59,10 +52,7 @@ from horologe.wire import (
     INVALID_TIMEZONE,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
-    RATE_LIMITED,
     SUPPORTED_VERSIONS,
-    UNAUTHORIZED,
-    UNAVAILABLE,
     UNSUPPORTED_PROTOCOL_VERSION,
     error_response,
 )
@@ -102,171 +92,11 @@ class InvalidRequest(RequestError):
     template = N_("Invalid Request: {reason}")
 
 
-class BodyTooLarge(RequestError):
-    """The request body is larger than the configured limit."""
-
-    template = N_("Request body larger than {limit} bytes.")
-
-
-class MisdirectedHost(RequestError):
-    """The Host header names a host this server does not serve (DNS-rebinding protection)."""
-
-    template = N_("Misdirected request: this Host is not served here.")
-
-
-class ForbiddenOrigin(RequestError):
-    """The Origin header names an origin that may not call this server."""
-
-    template = N_("Forbidden: requests from this Origin are not allowed.")
-
-
-class UnsupportedMediaType(RequestError):
-    """A REST body that is not declared as JSON."""
-
-    template = N_("Send the body as JSON with 'Content-Type: application/json'.")
-
-
-class HeaderMismatch(RequestError):
-    """An HTTP header disagrees with the value the body carries (SEP-2792, SEP-2243)."""
-
-    kind = "header_mismatch"
-    template = N_(
-        "Bad Request: the request headers and body disagree: the request _meta {field} value is {body} but the "
-        "{header} header is {value}"
-    )
-
-
 class UnsupportedVersion(RequestError):
     """A request names a protocol revision this server does not speak (`data`: `supported` and `requested`)."""
 
     kind = "unsupported_protocol_version"
     template = N_("Unsupported protocol version {requested}. This server speaks {supported}.")
-
-
-class RateLimited(RequestError):
-    """The caller sent more requests than its rate allows."""
-
-    kind = "rate_limited"
-    template = N_("Too many requests: retry after {seconds} s.")
-
-
-class TooManyRefusedTokens(RateLimited):
-    """The caller's address sent too many refused tokens; its requests are refused unchecked for a while."""
-
-    template = N_("Too many requests with refused tokens from this address: retry after {seconds} s.")
-
-
-class RateLimitUnavailable(RequestError):
-    """The rate-limit store cannot be reached and the server is configured to fail closed."""
-
-    kind = "unavailable"
-    template = N_("Rate limiting is unavailable right now; retry shortly.")
-
-
-class RequestTimedOut(RequestError):
-    """The request ran longer than the configured timeout and was stopped."""
-
-    kind = "timeout"
-    template = N_("The request took too long and was stopped.")
-
-
-class RequestTooSlow(RequestError):
-    """The request line, headers or body did not arrive within the configured deadline (a slow client)."""
-
-    kind = "timeout"
-    template = N_("The request did not arrive within {seconds} s; send the headers and the body without pauses.")
-
-
-class HeadersTooLarge(RequestError):
-    """The request line and headers are larger than the configured limit."""
-
-    template = N_("Request line and headers larger than {limit} bytes.")
-
-
-class MethodNotAllowed(RequestError):
-    """An HTTP method the route does not serve (the answer's Allow header lists those it does)."""
-
-    template = N_("Method {method} is not allowed on {path}; use {allowed}.")
-
-
-class TooManySessions(RequestError):
-    """`--stateful`: every session the process may hold is open; a new one must wait until one ends."""
-
-    kind = "unavailable"
-    template = N_(
-        "All {limit} sessions of this server are in use; retry after {seconds} s, or use the stateless "
-        "2026-07-28 protocol, which needs no session."
-    )
-
-
-class TooManyNewSessions(RateLimited):
-    """`--stateful`: this client opened more sessions than its rate allows."""
-
-    template = N_("Too many new sessions from this client: reuse a session, or retry after {seconds} s.")
-
-
-class ServerBusy(RequestError):
-    """The process holds as many request bodies as it may buffer at once; the client should retry shortly."""
-
-    kind = "unavailable"
-    template = N_("The server is receiving too many requests at once; retry after {seconds} s.")
-
-
-class AuthRefused(RequestError):
-    """A bearer-token refusal (RFC 6750), answered with an OAuth error body and a `WWW-Authenticate` challenge."""
-
-    kind = "unauthorized"
-    oauth_error: ClassVar[str | None] = None
-
-
-class AuthRequired(AuthRefused):
-    """No bearer token (or another scheme) on a protected route."""
-
-    template = N_("Sign in first.")
-
-
-class TokenMalformed(AuthRefused):
-    """A bearer token that is not RFC 6750 token syntax, or too long."""
-
-    oauth_error = "invalid_token"
-    template = N_("The access token is malformed.")
-
-
-class TokenRefused(AuthRefused):
-    """A bearer token the verifier refused (expired, foreign audience, bad signature, ...); `reason` says which."""
-
-    oauth_error = "invalid_token"
-    template = N_("{reason}")
-
-
-class TokenInQuery(AuthRefused):
-    """A token sent in the query string, where it would be logged."""
-
-    oauth_error = "invalid_request"
-    template = N_("Send the token in the Authorization header.")
-
-
-class SeveralAuthorizations(AuthRefused):
-    """More than one Authorization header."""
-
-    oauth_error = "invalid_request"
-    template = N_("Send one Authorization header.")
-
-
-class InsufficientScope(AuthRefused):
-    """A valid token without every scope the operation needs."""
-
-    kind = "forbidden"
-    oauth_error = "insufficient_scope"
-    template = N_("This operation needs the scopes: {scopes}.")
-
-
-class AuthUnavailable(AuthRefused):
-    """The token cannot be checked now (the issuer or its keys are unreachable)."""
-
-    kind = "unavailable"
-    oauth_error = "temporarily_unavailable"
-    template = N_("{reason}")
 
 
 class UnknownTool(RequestError):
@@ -313,6 +143,13 @@ class InvalidRequestParams(RequestError):
     template = N_("Invalid request parameters")
 
 
+class MethodNotFound(RequestError):
+    """A method the server does not have (the SDK answers it itself; REST meets it when a capability is off)."""
+
+    kind = "method_not_found"
+    template = N_("Method not found")
+
+
 class InternalError(RequestError):
     """A bug: the message says nothing of it, the log has the traceback."""
 
@@ -336,61 +173,33 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     InvalidArgument: Answer(INVALID_PARAMS, 400),
     RequestError: Answer(INVALID_REQUEST, 400),
     ParseError: Answer(PARSE_ERROR, 400),
-    BodyTooLarge: Answer(INVALID_REQUEST, 413),
-    MisdirectedHost: Answer(INVALID_REQUEST, 421),
-    ForbiddenOrigin: Answer(INVALID_REQUEST, 403),
-    UnsupportedMediaType: Answer(INVALID_REQUEST, 415),
-    HeaderMismatch: Answer(HEADER_MISMATCH, 400),
     UnsupportedVersion: Answer(UNSUPPORTED_PROTOCOL_VERSION, 400),
-    RateLimited: Answer(RATE_LIMITED, 429),
-    AuthRefused: Answer(UNAUTHORIZED, 401),
-    TokenInQuery: Answer(UNAUTHORIZED, 400),
-    SeveralAuthorizations: Answer(UNAUTHORIZED, 400),
-    InsufficientScope: Answer(FORBIDDEN, 403),
-    AuthUnavailable: Answer(UNAUTHORIZED, 503),
-    RateLimitUnavailable: Answer(INTERNAL_ERROR, 503),
-    RequestTimedOut: Answer(INTERNAL_ERROR, 504),
-    RequestTooSlow: Answer(INVALID_REQUEST, 408),
-    MethodNotAllowed: Answer(INVALID_REQUEST, 405),
-    HeadersTooLarge: Answer(INVALID_REQUEST, 431),
-    TooManySessions: Answer(UNAVAILABLE, 503),
-    TooManyNewSessions: Answer(RATE_LIMITED, 429),
-    ServerBusy: Answer(UNAVAILABLE, 503),
     UnknownTool: Answer(INVALID_PARAMS, 404),
     UnknownResource: Answer(INVALID_PARAMS, 404),
     UnknownPrompt: Answer(INVALID_PARAMS, 404),
     InvalidCursor: Answer(INVALID_PARAMS, 400),
     InvalidRequestParams: Answer(INVALID_PARAMS, 400),
+    MethodNotFound: Answer(METHOD_NOT_FOUND, 404),
     InternalError: Answer(INTERNAL_ERROR, 500),
 }
 """Every error class we answer with: its JSON-RPC code and HTTP status (most specific class wins)."""
 
-STATUS_OF_CODE: Final[Mapping[int, int]] = {
-    PARSE_ERROR: 400,
-    INVALID_REQUEST: 400,
-    METHOD_NOT_FOUND: 404,
-    INVALID_PARAMS: 400,
-    INTERNAL_ERROR: 500,
-    HEADER_MISMATCH: 400,
-    UNSUPPORTED_PROTOCOL_VERSION: 400,
-    RATE_LIMITED: 429,
-    UNAVAILABLE: 503,
-}
-"""The HTTP status of a JSON-RPC error the SDK answered itself (REST turns it into a status)."""
 
-
-def answer_for(error: Exception) -> Answer:
-    """The code and status of an error: the entry of its most specific mapped class; a bug otherwise."""
+def answer_for(error: Exception, table: Mapping[type[Exception], Answer] = ANSWERS) -> Answer:
+    """The code and status of an error: the entry of its most specific class in `table` (this module's, or an edge's
+    table built on it); a bug otherwise."""
     for cls in type(error).__mro__:
-        found = ANSWERS.get(cls)
+        found = table.get(cls)
         if found is not None:
             return found
     return ANSWERS[InternalError]
 
 
-def status_of_code(code: int) -> int:
-    """The HTTP status for a JSON-RPC error code."""
-    return STATUS_OF_CODE.get(code, 400)
+def sdk_answer(error: MCPError) -> Answer:
+    """The answer for a JSON-RPC error the SDK raised itself (method not found, unsupported version, ...): its own
+    code, with the status of the table's first row for that code, so REST needs no second table of statuses."""
+    code = error.error.code
+    return Answer(code, next((row.status for row in ANSWERS.values() if row.code == code), 400))
 
 
 def message_of(error: TimeError | RequestError, language: Language) -> str:
@@ -409,6 +218,14 @@ def error_body(error: TimeError, language: Language) -> dict[str, object]:
     if error.details:
         body["details"] = error.details
     return body
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFailure:
+    """A tool call that failed with a domain error, kept typed (what asks the user, what counts it, read the error
+    itself) until `tool_error` renders it, once, on the way out."""
+
+    error: TimeError
 
 
 def tool_error(error: TimeError, language: Language) -> dict[str, Any]:
@@ -454,10 +271,18 @@ def unsupported_version_error(requested: object) -> UnsupportedVersion:
     )
 
 
-def edge_answer(error: RequestError, request_id: Any = None) -> tuple[int, bytes]:
-    """The HTTP status and JSON-RPC error body for an error answered at the edge, before any language is known."""
-    found = answer_for(error)
-    body = error_response(found.code, str(error), request_id, error.data)
+def edge_answer(
+    error: RequestError,
+    request_id: Any = None,
+    *,
+    language: Language | None = None,
+    table: Mapping[type[Exception], Answer] = ANSWERS,
+) -> tuple[int, bytes]:
+    """The status and JSON-RPC error body for an error answered at an edge: its message in `language` when the
+    request's language is known by then, else in English (the catalog's source)."""
+    found = answer_for(error, table)
+    text = message_of(error, language) if language is not None else str(error)
+    body = error_response(found.code, text, request_id, error.data)
     return found.status, json.dumps(body).encode()
 
 

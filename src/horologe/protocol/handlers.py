@@ -26,6 +26,7 @@ from horologe.protocol import completion, elicit, prompts, resources
 from horologe.protocol.context import context_of
 from horologe.protocol.errors import (
     DID_YOU_MEAN,
+    ToolFailure,
     ToolNotEnabled,
     UnknownPrompt,
     UnknownResource,
@@ -56,8 +57,9 @@ def run_tool(
     raw_arguments: dict[str, Any] | None,
     context: RequestContext,
     options: ToolOptions,
-) -> dict[str, Any]:
-    """Run an offered tool; domain errors and bad arguments come back as `isError` results the model can act on."""
+) -> dict[str, Any] | ToolFailure:
+    """Run an offered tool: its result, or (domain errors, bad arguments) a `ToolFailure` that becomes an
+    `isError` result the model can act on when the answer is rendered."""
     spec = offered.get(name)
     if spec is None:
         clipped, listed = name[:100], ", ".join(offered)
@@ -70,11 +72,11 @@ def run_tool(
     try:
         arguments = spec.arguments.model_validate(raw_arguments or {})
     except ValidationError as exc:
-        return tool_error(arguments_error(spec.name, exc, list(spec.arguments.model_fields)), context.language)
+        return ToolFailure(arguments_error(spec.name, exc, list(spec.arguments.model_fields)))
     try:
         result = spec.call(arguments, context, options)
     except TimeError as exc:
-        return tool_error(exc, context.language)
+        return ToolFailure(exc)
     except (OverflowError, ValueError) as exc:
         # Valid input whose result falls off the calendar (9999-12-31 in a zone east of UTC, a huge duration):
         # `datetime` says so with these two, wherever in a tool it happens.
@@ -87,7 +89,7 @@ def run_tool(
             ),
             details={"years": [1, 9999]},
         )
-        return tool_error(error, context.language)
+        return ToolFailure(error)
     return {"content": [{"type": "text", "text": compact_json(result)}], "structuredContent": result, "isError": False}
 
 
@@ -140,17 +142,18 @@ class Handlers:
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
 
-        async def execute(arguments: dict[str, Any] | None) -> dict[str, Any]:
+        async def execute(arguments: dict[str, Any] | None) -> dict[str, Any] | ToolFailure:
             try:
                 return await self.executor.run(
                     lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options), context
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
-                return tool_error(exc, language)
+                return ToolFailure(exc)
 
-        result = await execute(params.arguments)
-        if result.get("isError") and elicit.declares_elicitation(context):
-            result = await elicit.resolve_by_asking(ctx, params, context, result, execute)
+        outcome = await execute(params.arguments)
+        if isinstance(outcome, ToolFailure) and elicit.declares_elicitation(context):
+            outcome = await elicit.resolve_by_asking(ctx, params, context, outcome, execute)
+        result = tool_error(outcome.error, language) if isinstance(outcome, ToolFailure) else outcome
         if progress:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))

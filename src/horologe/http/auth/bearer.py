@@ -12,7 +12,6 @@ Tokens are read from the Authorization header only and are never logged or echoe
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from urllib.parse import parse_qsl
@@ -22,11 +21,10 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from starlette.authentication import AuthCredentials
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from horologe.http.asgi import TOKEN_REFUSED_KEY, respond
+from horologe.http.asgi import TOKEN_REFUSED_KEY, content_language, respond
 from horologe.http.auth.scopes import ScopePolicy
 from horologe.http.auth.tokens import TokenRejected, TokenVerifier, VerifierUnavailable
-from horologe.http.request import facts_of
-from horologe.protocol.errors import (
+from horologe.http.errors import (
     AuthRefused,
     AuthRequired,
     AuthUnavailable,
@@ -35,8 +33,10 @@ from horologe.protocol.errors import (
     TokenInQuery,
     TokenMalformed,
     TokenRefused,
-    answer_for,
+    edge_status,
+    oauth_body,
 )
+from horologe.http.request import ASKED_LANGUAGE_KEY, facts_of, language_of
 
 logger = logging.getLogger("horologe.http.auth")
 MAX_TOKEN_CHARS = 8192
@@ -57,35 +57,33 @@ class BearerAuth:
         facts = facts_of(scope)
         needed = self.policy.needed(facts.operations if facts is not None else ())
         if any(key == "access_token" for key, _ in parse_qsl(scope.get("query_string", b"").decode("latin-1"))):
-            await self._refuse(send, needed, TokenInQuery())
+            await self._refuse(send, needed, TokenInQuery(), scope)
             return
         values = [value for key, value in scope["headers"] if key == b"authorization"]
         if len(values) > 1:
-            await self._refuse(send, needed, SeveralAuthorizations())
+            await self._refuse(send, needed, SeveralAuthorizations(), scope)
             return
         scheme, _, token = (values[0].decode("latin-1") if values else "").partition(" ")
         if scheme.lower() != "bearer":
-            await self._refuse(send, needed, AuthRequired())
+            await self._refuse(send, needed, AuthRequired(), scope)
             return
         token = token.strip(" ")
         if len(token) > MAX_TOKEN_CHARS or not TOKEN_SYNTAX.fullmatch(token):
             scope.setdefault("state", {})[TOKEN_REFUSED_KEY] = True
-            await self._refuse(send, needed, TokenMalformed())
+            await self._refuse(send, needed, TokenMalformed(), scope)
             return
         try:
             verified = await self.verifier.verify(token)
         except TokenRejected as exc:
             logger.info("refused a token on %s: %s", scope["path"][:100], exc)
             scope.setdefault("state", {})[TOKEN_REFUSED_KEY] = True
-            await self._refuse(send, needed, TokenRefused(reason=str(exc)))
+            await self._refuse(send, needed, TokenRefused(reason=str(exc)), scope)
             return
         except VerifierUnavailable as exc:
-            unavailable = AuthUnavailable(reason=str(exc))
-            body = {"error": unavailable.oauth_error, "error_description": str(unavailable)}
-            await respond(send, answer_for(unavailable).status, json.dumps(body).encode(), [(b"retry-after", b"5")])
+            await self._refuse(send, needed, AuthUnavailable(reason=str(exc)), scope)
             return
         if self.policy.missing(needed, verified.scopes):
-            await self._refuse(send, needed, InsufficientScope(scopes=" ".join(needed)))
+            await self._refuse(send, needed, InsufficientScope(scopes=" ".join(needed)), scope)
             return
         user = AuthenticatedUser(verified)
         scope["user"], scope["auth"] = user, AuthCredentials(verified.scopes)
@@ -95,13 +93,19 @@ class BearerAuth:
         finally:
             auth_context_var.reset(reset)
 
-    async def _refuse(self, send: Send, needed: tuple[str, ...], refusal: AuthRefused) -> None:
-        params = [f'resource_metadata="{self.metadata_url}"', f'scope="{" ".join(needed)}"']
-        if refusal.oauth_error is not None:
-            params = [f'error="{refusal.oauth_error}"', *params, f'error_description="{_quoted(str(refusal))}"']
-        body = {"error": refusal.oauth_error or "unauthorized", "error_description": str(refusal)}
-        challenge = ("Bearer " + ", ".join(params)).encode()
-        await respond(send, answer_for(refusal).status, json.dumps(body).encode(), [(b"www-authenticate", challenge)])
+    async def _refuse(self, send: Send, needed: tuple[str, ...], refusal: AuthRefused, scope: Scope) -> None:
+        """The OAuth answer: the RFC 6750 body in the language the request asked for; the challenge (a latin-1
+        header) in English; an issuer that cannot be reached is no challenge, only a retry."""
+        language = language_of(scope, ASKED_LANGUAGE_KEY)
+        headers = content_language(language)
+        if isinstance(refusal, AuthUnavailable):
+            headers.append((b"retry-after", b"5"))
+        else:
+            params = [f'resource_metadata="{self.metadata_url}"', f'scope="{" ".join(needed)}"']
+            if refusal.oauth_error is not None:
+                params = [f'error="{refusal.oauth_error}"', *params, f'error_description="{_quoted(str(refusal))}"']
+            headers.append((b"www-authenticate", ("Bearer " + ", ".join(params)).encode()))
+        await respond(send, edge_status(refusal).status, oauth_body(refusal, language), headers)
 
 
 def _quoted(text: str) -> str:
