@@ -22,6 +22,7 @@ message, as httpx proves every transport exception is mapped.
 | the request took too long            | -32603                            | same               | 504          |
 | request too slow or its head too big | -32600                            | same               | 408/431      |
 | a method the route does not serve    | -32600                            | same               | 405          |
+| Accept names no media type we answer | -32600                            | same               | 406          |
 | too many sessions or bodies at once  | 503 (new sessions per client: 429)| same               | 503/429      |
 | anything else (a bug)                | -32603 "Internal error", logged   | same               | 500          |
 """
@@ -199,6 +200,12 @@ class MethodNotAllowed(RequestError):
     template = N_("Method {method} is not allowed on {path}; use {allowed}.")
 
 
+class NotAcceptable(RequestError):
+    """The Accept header names none of the media types the answer can take."""
+
+    template = N_("Not Acceptable: the Accept header must include {types}.")
+
+
 class TooManySessions(RequestError):
     """`--stateful`: every session the process may hold is open; a new one must wait until one ends."""
 
@@ -362,6 +369,7 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     RequestTimedOut: Answer(INTERNAL_ERROR, 504),
     RequestTooSlow: Answer(INVALID_REQUEST, 408),
     MethodNotAllowed: Answer(INVALID_REQUEST, 405),
+    NotAcceptable: Answer(INVALID_REQUEST, 406),
     HeadersTooLarge: Answer(INVALID_REQUEST, 431),
     TooManySessions: Answer(UNAVAILABLE, 503),
     TooManyNewSessions: Answer(RATE_LIMITED, 429),
