@@ -249,10 +249,9 @@ def test_an_initialize_after_modern_traffic_is_refused_naming_every_revision_spo
     by_id = {json.loads(line)["id"]: line for line in lines}
     assert "tools" in json.loads(by_id[1])["result"]
     assert by_id[2] == (
-        b'{"jsonrpc": "2.0", "id": 2, "error": {"code": -32022, "message": "This connection serves protocol 2026-07-28, '
-        b"chosen by its first request, and accepts no 'initialize': open a new connection for the handshake. This "
-        b'server speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28.", "data": {"supported": '
-        + SPOKEN.replace(b",", b", ")
-        + b', "requested": "2025-11-25"}}}'
+        b'{"jsonrpc": "2.0", "id": 2, "error": {"code": -32022, "message": "This connection serves protocol '
+        b"2026-07-28, chosen by its first request, and accepts no 'initialize': open a new connection for the "
+        b'handshake. This server speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28.", "data": '
+        b'{"supported": ' + SPOKEN.replace(b",", b", ") + b', "requested": "2025-11-25"}}}'
     )
     assert json.loads(by_id[3])["error"]["data"] == {"supported": json.loads(SPOKEN), "requested": "2099-01-01"}

@@ -319,7 +319,12 @@ HOLIDAY_LANGUAGES = [
 @pytest.mark.parametrize("era", ERAS)
 async def test_holiday_names_are_labelled_with_the_language_they_are_in(server: Server[Any], era: str) -> None:
     requests = [
-        line(index, "tools/call", {"name": "list_holidays", "arguments": arguments, "_meta": {ACCEPT_LANGUAGE_META: tag}}, era)
+        line(
+            index,
+            "tools/call",
+            {"name": "list_holidays", "arguments": arguments, "_meta": {ACCEPT_LANGUAGE_META: tag}},
+            era,
+        )
         for index, (tag, arguments, _, _) in enumerate(HOLIDAY_LANGUAGES, start=1)
     ]
     got = await answers(server, era, *requests)

@@ -60,7 +60,9 @@ def _settled(send: Send, scope: Scope, facts: RequestFacts | None, streamed: boo
         nonlocal held
         if message["type"] == "http.response.start" and message["status"] >= 400:
             if opening:
-                headers = [(key, value) for key, value in message.get("headers", []) if key.lower() != b"mcp-session-id"]
+                headers = [
+                    (key, value) for key, value in message.get("headers", []) if key.lower() != b"mcp-session-id"
+                ]
                 message = {**message, "headers": headers}
             if message["status"] == 406:
                 held = message

@@ -150,7 +150,7 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     start = (
         date_of(args.start_date, "start_date", ctx)
         if args.start_date
-        else ctx.now.astimezone(ctx.default_zone.tz).date()
+        else ctx.now.astimezone(ctx.user_zone().tz).date()
     )
     place = calendar.country + (f"-{calendar.subdivision}" if calendar.subdivision else "")
     body: dict[str, Any] = without_nulls(
@@ -202,7 +202,7 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
         names=gazetteer().subdivisions,
     )
     report_holiday_language(calendar.language, ctx.language)
-    year = args.year or ctx.now.astimezone(ctx.default_zone.tz).year
+    year = args.year or ctx.now.astimezone(ctx.user_zone().tz).year
     hits = holidays_in_year(calendar, year)
     return without_nulls(
         country=calendar.country,
