@@ -225,3 +225,33 @@ def test_an_invalid_batch_member_is_an_invalid_request_with_its_id() -> None:
     lines = served(initialize + INVALID_MEMBERS + b"\n")
     assert lines[1].startswith(b"[" + INVALID_MEMBER_ANSWER + b", ")
     assert json.loads(lines[1])[1] == {"jsonrpc": "2.0", "id": 8, "result": {}}
+
+
+SPOKEN = b'["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"]'
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":'
+        b'"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n',  # a bare first request serves 2026-07-28 too
+    ],
+)
+def test_an_initialize_after_modern_traffic_is_refused_naming_every_revision_spoken(first: bytes) -> None:
+    """Every -32022 lists the same revisions, on either edge, whatever came before (the SDK's own refusal would
+    list only the connection's)."""
+    unknown = (
+        b'{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":'
+        b'"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}\n'
+    )
+    lines = served(first + INITIALIZE_2025_11_25 + unknown)
+    by_id = {json.loads(line)["id"]: line for line in lines}
+    assert "tools" in json.loads(by_id[1])["result"]
+    assert by_id[2] == (
+        b'{"jsonrpc": "2.0", "id": 2, "error": {"code": -32022, "message": "This connection serves protocol '
+        b"2026-07-28, chosen by its first request, and accepts no 'initialize': open a new connection for the "
+        b'handshake. This server speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28.", "data": '
+        b'{"supported": ' + SPOKEN.replace(b",", b", ") + b', "requested": "2025-11-25"}}}'
+    )
+    assert json.loads(by_id[3])["error"]["data"] == {"supported": json.loads(SPOKEN), "requested": "2099-01-01"}

@@ -51,6 +51,8 @@ class RequestContext:
     budget: Budget = field(default_factory=Budget)
     zone_readings: list[dict[str, object]] = field(default_factory=list)
     """How this request's typed zones were read, when not by a zone's own name (`tools.present.zone_of` records)."""
+    fell_back: list[ResolvedZone] = field(default_factory=list)
+    """The user's zone each time a tool fell back on it (`user_zone`): the report names a zone only when used."""
 
     @property
     def clock(self) -> datetime:
@@ -59,7 +61,13 @@ class RequestContext:
 
     def zone_or_default(self, explicit: ResolvedZone | None) -> ResolvedZone:
         """The explicit zone when given, else the default (explicit argument > client context > preference > server)."""
-        return explicit if explicit is not None else self.default_zone
+        return explicit if explicit is not None else self.user_zone()
+
+    def user_zone(self) -> ResolvedZone:
+        """The user's zone, for a call that names none: tools read it here (never `default_zone` itself), so the
+        context report can tell whether the client's or the stored zone decided anything."""
+        self.fell_back.append(self.default_zone)
+        return self.default_zone
 
     @property
     def formatting_locale(self) -> str | None:
@@ -72,12 +80,33 @@ class RequestContext:
     def report(self) -> dict[str, Any]:
         """What client context and stored preferences were applied, ignored and why (a tool result's `_meta`); only
         the parts that say something, so {} when nothing was sent or stored."""
-        report = {name: part for name, part in self.client.report().items() if part}
+        client = self.client.report()
+        zone_used = bool(self.fell_back)
+        if not zone_used:
+            client = _without_zone(client)
+        report = {name: part for name, part in client.items() if part}
         stored = {
             name: self.preferences[name]
             for name in ("timezone", "locale")
-            if name in self.preferences and name not in self.client.applied
+            if name in self.preferences and name not in self.client.applied and (name != "timezone" or zone_used)
         }
         if stored:
             report["preferences"] = stored
         return report
+
+
+ZONE_NOT_USED = "not used: the call named its zone (or needed none)"
+
+
+def _without_zone(report: dict[str, Any]) -> dict[str, Any]:
+    """A client-context report without the zone it applied, for a call that never fell back on the user's zone
+    (an explicit argument overrode it): the client's `timezone` field is said to be unused, and the zone found from
+    `userLocation` is left out."""
+    applied = dict(report["applied"])
+    ignored = dict(report["ignored"])
+    if applied.pop("timezone", None) is not None:
+        ignored["timezone"] = ZONE_NOT_USED
+    location = applied.get("userLocation")
+    if isinstance(location, dict) and "timezone" in location:
+        applied["userLocation"] = {key: value for key, value in location.items() if key != "timezone"}
+    return {**report, "applied": applied, "ignored": ignored}

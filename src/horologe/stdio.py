@@ -33,6 +33,7 @@ from horologe.protocol.errors import (
     ParseError,
     RequestError,
     edge_answer,
+    handshake_refused,
     unsupported_version_error,
 )
 from horologe.wire import (
@@ -109,18 +110,29 @@ class Envelopes:
     `initialize` or with an envelope is left exactly as it is.
     """
 
-    __slots__ = ("bare", "batches")
+    __slots__ = ("bare", "batches", "serving")
 
     def __init__(self) -> None:
         self.bare: bool | None = None
         self.batches = False
         """Whether the connection opened with `initialize` asking for 2025-03-26, the one revision with batches."""
+        self.serving: str | None = None
+        """The 2026-07-28 revision the connection serves, once its first request (bare or enveloped) chose it."""
 
     def early_ping(self, payload: dict[str, Any]) -> bool:
         """Whether this is a `ping` without an envelope before the connection chose its era: the 2025 texts allow
         one before `initialize`, and its answer (`{}`) is the same in every era, so the edge answers it and the
         connection stays undecided (a legacy client's `initialize` that follows is then served)."""
         return self.bare is None and payload.get("method") == "ping" and "id" in payload and not _enveloped(payload)
+
+    def refusal(self, payload: dict[str, Any]) -> RequestError | None:
+        """The -32022 for `initialize` on a connection serving 2026-07-28 (the SDK's own answer would list only
+        that revision as supported; ours lists every revision spoken, as every -32022 does)."""
+        if self.serving is None or payload.get("method") != "initialize" or "id" not in payload:
+            return None
+        params = payload.get("params")
+        requested = params.get("protocolVersion") if isinstance(params, dict) else None
+        return handshake_refused(self.serving, requested)
 
     def complete(self, payload: dict[str, Any]) -> None:
         """Add the default envelope to a request of a bare connection (in place)."""
@@ -132,6 +144,9 @@ class Envelopes:
         if self.bare is None:
             self.bare = payload["method"] != "initialize" and not enveloped
             self.batches = not self.bare and isinstance(params, dict) and params.get("protocolVersion") == BATCH_VERSION
+            if self.bare or enveloped:
+                version = (meta if enveloped and meta is not None else DEFAULT_ENVELOPE)[PROTOCOL_VERSION_META]
+                self.serving = str(version)
         if not self.bare or enveloped or not (params is None or isinstance(params, dict)):
             return
         given = dict(meta) if meta is not None else {}
@@ -179,6 +194,9 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
             return (
                 json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}}, separators=(",", ":")).encode() + b"\n"
             )
+        refused = envelopes.refusal(payload)
+        if refused is not None:
+            return error_line(refused, request_id)
         envelopes.complete(payload)
     try:
         return types.jsonrpc_message_adapter.validate_python(payload, by_name=False)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
 import pytest
 
+from horologe.wire import CONTENT_LANGUAGE_META
 from tests.http.conftest import BASE_HEADERS, RawPost
-from tests.test_stdio import INVALID_MEMBER_ANSWER, INVALID_MEMBERS
+from tests.test_stdio import INVALID_MEMBER_ANSWER, INVALID_MEMBERS, served
 
 pytestmark = pytest.mark.anyio
 MODERN = "2026-07-28"
@@ -191,3 +193,62 @@ async def test_an_invalid_batch_member_is_the_invalid_request_stdio_gives_with_i
     replies = json.loads(answer.body)
     assert json.dumps(replies[0]).encode() == INVALID_MEMBER_ANSWER
     assert replies[1] == {"jsonrpc": "2.0", "id": 8, "result": {}}
+
+
+HTML_ONLY = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), (b"accept", b"text/html")]
+MODERN_LIST = [(b"mcp-protocol-version", MODERN.encode()), (b"mcp-method", b"tools/list")]
+
+
+async def test_a_2026_request_accepting_no_json_gets_a_406_with_a_jsonrpc_body(raw_post: RawPost) -> None:
+    answer = await raw_post([*HTML_ONLY, *MODERN_LIST], modern("tools/list", request_id=4))
+    assert answer.status == 406 and answer.header(b"content-type") == [b"application/json"]
+    assert answer.body == (
+        b'{"jsonrpc": "2.0", "id": 4, "error": {"code": -32600, "message": "Not Acceptable: the Accept header must '
+        b'include application/json."}}'
+    )
+
+
+async def test_a_stateful_2026_request_must_accept_both_and_is_told_so(raw_post_stateful: RawPost) -> None:
+    accepts_json = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), (b"accept", b"application/json")]
+    answer = await raw_post_stateful([*accepts_json, *MODERN_LIST], modern("tools/list", request_id=5))
+    assert (answer.status, answer.json()["id"]) == (406, 5)
+    assert answer.json()["error"]["message"] == "Not Acceptable: the Accept header must include text/event-stream."
+    assert answer.header(b"mcp-session-id") == []
+
+
+LEGACY_LIST = b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+INITIALIZE = (
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},'
+    b'"clientInfo":{"name":"t","version":"1"}}}'
+)
+
+
+async def test_a_request_refused_for_want_of_a_session_is_given_none(raw_post_stateful: RawPost) -> None:
+    headers = [*BASE_HEADERS, (b"mcp-protocol-version", b"2025-11-25")]
+    missing = await raw_post_stateful(headers, LEGACY_LIST)
+    assert missing.status == 400 and missing.header(b"mcp-session-id") == []
+    assert (
+        missing.body
+        == b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request: Missing session ID"}}'
+    )
+    unacceptable = await raw_post_stateful([*HTML_ONLY, (b"mcp-protocol-version", b"2025-11-25")], INITIALIZE)
+    assert unacceptable.status == 406 and unacceptable.header(b"mcp-session-id") == []
+    opened = await raw_post_stateful(BASE_HEADERS, INITIALIZE)  # the one request that opens a session still does
+    assert opened.status == 200 and len(opened.header(b"mcp-session-id")) == 1
+
+
+async def test_a_german_list_has_one_cache_scope_on_every_edge(raw_post: RawPost) -> None:
+    """`cacheScope` is about authorization contexts, and an MCP cache keys by `acceptLanguage` (SEP-2792): public
+    on stdio and HTTP alike. `Cache-Control: private` is for HTTP caches that cannot see `_meta`: only when the
+    Accept-Language header did not come."""
+    german = {**ENVELOPE, "io.modelcontextprotocol/acceptLanguage": "de"}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": german}}).encode()
+    with_header = await raw_post([*routed(MODERN.encode()), (b"accept-language", b"de")], body)
+    stripped = await raw_post(routed(MODERN.encode()), body)
+    over_stdio = await anyio.to_thread.run_sync(served, body + b"\n")
+    results = [with_header.json()["result"], stripped.json()["result"], json.loads(over_stdio[0])["result"]]
+    assert [(r["cacheScope"], r["ttlMs"], r["_meta"][CONTENT_LANGUAGE_META]) for r in results] == [
+        ("public", 3_600_000, "de")
+    ] * 3
+    assert with_header.header(b"cache-control") == [] and stripped.header(b"cache-control") == [b"private"]
+    assert with_header.header(b"vary") == stripped.header(b"vary") == [b"Accept-Language"]

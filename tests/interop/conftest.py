@@ -95,13 +95,14 @@ class RunningServer:
         end(self.process, self.output)
 
 
-def start_server(command: list[str], log: Path, ready: str) -> RunningServer:
+def start_server(command: list[str], log: Path, ready: str, env: dict[str, str] | None = None) -> RunningServer:
     """Start an HTTP server process on a loopback port it picks itself (`--port 0` appended) and return once it has
-    written a line matching `ready` (its `{port}` is read from the line) and answered /healthz.
+    written a line matching `ready` (its `{port}` is read from the line) and answered /healthz. `env`, when given,
+    is the process's whole environment.
 
     Its output is read as it comes and copied to `log`: a full pipe would block a chatty server (access log).
     """
-    process = spawn([*command, "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = spawn([*command, "--port", "0"], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
     server = RunningServer(process=process, port=0, log=log, output=Output(process.stdout, copy_to=log))
     try:

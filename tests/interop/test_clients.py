@@ -6,6 +6,7 @@ stdio: the client spawns `python -m horologe serve` itself. HTTP: horologe runs 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.processes import PATIENCE, run
-from tests.interop.conftest import ROOT, NodeTools, RunningServer
+from tests.interop.conftest import HOROLOGE_HTTP, LISTENING, ROOT, NodeTools, RunningServer, start_server
 
 pytestmark = [pytest.mark.interop, pytest.mark.e2e]
 SERVE_STDIO = [sys.executable, "-m", "horologe", "serve", "--toolsets", "all"]
@@ -162,3 +163,36 @@ def test_typescript_sdk_client(
     # never rejected: the answer says which language it used.
     for result in (now, converted):
         assert result["meta"][CONTENT_LANGUAGE_META] == "de"
+
+
+IDLE_SECONDS = 17
+"""Long enough for the request timeout below eight times over and one of the stream's keep-alive comments (every
+15 s): the two-minute run of the same script is in the issue 29 note."""
+SHORT_REQUEST_TIMEOUT = "2"
+
+
+@pytest.mark.parametrize("stateful", [False, True], ids=["stateless", "stateful"])
+def test_typescript_sdk_client_stays_connected_while_idle(
+    stateful: bool, node_tools: NodeTools, node_home: Path, tmp_path: Path
+) -> None:
+    """The TypeScript SDK opens a GET stream on every connection: a stateless server refuses it once (405, and the
+    client stops asking), a stateful one holds it past the request timeout; neither ever cuts it, so the client
+    reports no `SSE stream disconnected` and opens no second stream, and the server logs no warning."""
+    command = [*HOROLOGE_HTTP, "--stateful", "--new-sessions-per-client", ""] if stateful else HOROLOGE_HTTP
+    env = {**os.environ, "HOROLOGE_HTTP__REQUEST_TIMEOUT_SECONDS": SHORT_REQUEST_TIMEOUT}
+    server = start_server(command, tmp_path / "horologe.log", LISTENING, env=env)
+    try:
+        script = Path(__file__).with_name("ts_idle.mjs")
+        idle = [str(node_tools.node), str(script), server.mcp_url, str(IDLE_SECONDS)]
+        node_env = {**node_tools.env(node_home), "HOROLOGE_NODE_MODULES": str(node_tools.modules)}
+        done = run(idle, env=node_env, cwd=ROOT, timeout=IDLE_SECONDS + PATIENCE)
+    finally:
+        server.stop()
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
+    assert done.returncode == 0 and "error" not in report, f"{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
+    assert report["errors"] == []
+    assert report["gets"] == ([200] if stateful else [405])
+    assert (report["sessionId"] is not None) is stateful
+    assert report["toolsAfter"] == report["toolsBefore"] > 0
+    log = server.output.text()
+    assert '"level":"WARNING"' not in log and "without completing response" not in log, log[-3000:]

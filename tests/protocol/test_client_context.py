@@ -6,15 +6,18 @@ import json
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp.client import Client
 
+import horologe
 from horologe.wire import CLIENT_CONTEXT_META as CLIENT_CONTEXT_META_KEY
 from horologe.wire import CONTEXT_REPORT_META as CONTEXT_REPORT_META_KEY
 from tests.calls import request_meta
 from tests.sep1809 import EXAMPLE_1, EXAMPLE_2, EXAMPLE_3
+from tests.test_stdio import served
 
 ERAS = ["legacy", "2026-07-28"]
 
@@ -231,3 +234,41 @@ async def test_the_client_locale_formats_every_human_answer_alike(client: Client
     german = formatted["structuredContent"]["formatted"]
     assert "November" in german and "Sonntag" in german
     assert converted["structuredContent"]["converted"]["formatted"] == german
+
+
+def context_call(request_id: int, arguments: dict[str, Any], context: dict[str, Any]) -> bytes:
+    """A bare `get_current_time` line with a client context in `_meta` (the connection serves 2026-07-28)."""
+    params = {"name": "get_current_time", "arguments": arguments, "_meta": {CLIENT_CONTEXT_META_KEY: context}}
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}).encode() + b"\n"
+
+
+def test_the_report_never_lists_a_zone_an_explicit_argument_overrode() -> None:
+    vienna = {"timezone": "Europe/Vienna", "locale": "de-AT"}
+    paris = {"userLocation": {"city": "Paris", "country": "FR"}}
+    lines = served(
+        context_call(1, {}, vienna)
+        + context_call(2, {"timezone": "Asia/Tokyo"}, vienna)
+        + context_call(3, {"timezone": "local"}, vienna)  # 'local' is the user's zone: the context decided it
+        + context_call(4, {"timezone": "Asia/Tokyo"}, paris)
+    )
+    reports = {answer["id"]: answer["result"]["_meta"][CONTEXT_REPORT_META_KEY] for answer in map(json.loads, lines)}
+    assert reports[1] == {"applied": {"timezone": "Europe/Vienna", "locale": "de-AT"}}
+    assert reports[2] == {
+        "applied": {"locale": "de-AT"},
+        "ignored": {"timezone": "not used: the call named its zone (or needed none)"},
+    }
+    assert reports[3] == reports[1]
+    assert reports[4] == {"applied": {"userLocation": {"city": "Paris", "country": "FR"}}}
+
+
+def test_tools_read_the_users_zone_only_through_user_zone() -> None:
+    """`RequestContext.user_zone` records that the user's zone was used; a direct read would escape the report."""
+    package = Path(horologe.__file__).parent
+    readers = [
+        f"{path.relative_to(package)}:{number}"
+        for folder in ("tools", "protocol")
+        for path in sorted((package / folder).rglob("*.py"))
+        for number, text in enumerate(path.read_text().splitlines(), start=1)
+        if "ctx.default_zone" in text or "context.default_zone" in text
+    ]
+    assert readers == []

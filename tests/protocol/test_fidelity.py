@@ -303,3 +303,32 @@ def test_website_and_icon_must_be_web_addresses() -> None:
         ServerSection(icon_url="javascript:alert(1)")
     with pytest.raises(ValidationError):
         ServerSection(website_url="ftp://x")
+
+
+HOLIDAY_LANGUAGES = [
+    # (negotiated, arguments, the language the names are in = contentLanguage, one name)
+    ("de", {"country": "AT", "year": 2025}, "de", "Neujahr"),
+    ("de", {"country": "AT", "year": 2025, "language": "en"}, "en-US", "New Year's Day"),  # the argument decided
+    ("en", {"country": "AT", "year": 2025, "language": "de"}, "de", "Neujahr"),
+    ("de", {"country": "CM", "year": 2025}, "en", "New Year's Day"),  # the package has Cameroon's names in English
+    ("ja", {"country": "US", "year": 2025}, "en-US", "New Year's Day"),  # no Japanese names for the US
+    ("fr", {"country": "US", "year": 2025, "language": "th"}, "th", "วันขึ้นปีใหม่"),
+]
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_holiday_names_are_labelled_with_the_language_they_are_in(server: Server[Any], era: str) -> None:
+    requests = [
+        line(
+            index,
+            "tools/call",
+            {"name": "list_holidays", "arguments": arguments, "_meta": {ACCEPT_LANGUAGE_META: tag}},
+            era,
+        )
+        for index, (tag, arguments, _, _) in enumerate(HOLIDAY_LANGUAGES, start=1)
+    ]
+    got = await answers(server, era, *requests)
+    for index, (_, _, used, name) in enumerate(HOLIDAY_LANGUAGES, start=1):
+        result = got[index]["result"]
+        assert result["structuredContent"]["holidays"][0]["names"] == [name], index
+        assert result["_meta"][CONTENT_LANGUAGE_META] == used, index

@@ -18,6 +18,7 @@ language layer of the route has read `_meta` or `Accept-Language`; see `http.lan
 | the request took too long                             | -32603                | 504             |
 | request too slow, or its head too big                 | -32600                | 408/431         |
 | a method the route does not serve                     | -32600                | 405             |
+| Accept names no media type we answer                  | -32600                | 406             |
 | unavailable: sessions, buffers, rate-limit store, issuer | 503                | 503             |
 """
 
@@ -119,6 +120,12 @@ class MethodNotAllowed(RequestError):
     """An HTTP method the route does not serve (the answer's Allow header lists those it does)."""
 
     template = N_("Method {method} is not allowed on {path}; use {allowed}.")
+
+
+class NotAcceptable(RequestError):
+    """The Accept header names none of the media types the answer can take."""
+
+    template = N_("Not Acceptable: the Accept header must include {types}.")
 
 
 class TooManySessions(RequestError):
@@ -226,6 +233,7 @@ EDGE_ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     RequestTimedOut: Answer(INTERNAL_ERROR, 504),
     RequestTooSlow: Answer(INVALID_REQUEST, 408),
     MethodNotAllowed: Answer(INVALID_REQUEST, 405),
+    NotAcceptable: Answer(INVALID_REQUEST, 406),
     HeadersTooLarge: Answer(INVALID_REQUEST, 431),
     TooManySessions: Answer(UNAVAILABLE, 503),
     ServerBusy: Answer(UNAVAILABLE, 503),

@@ -3,15 +3,22 @@
 GET opens the server-to-client stream. A stateless server has nothing to send on it, so it answers 405 in every
 era (the texts let a server refuse it; clients then stop asking, where a stream cut by the request timeout made
 the TypeScript SDK report a disconnect every 30 s). A stateful server holds it (`horologe.http.streams`).
+
+Two of the SDK's answers are mended on the way out (`settled`): its 2026-07-28 path answers an unacceptable
+`Accept` with an empty 406, which gets the error table's JSON-RPC body; and with sessions on, a request without a
+session that is refused (400 "Missing session ID", 406, ...) opened no session, so its answer names none (the SDK
+sends the id of the session it admitted and discarded again).
 """
 
 from __future__ import annotations
 
+from mcp.server.streamable_http import check_accept_headers
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from starlette.types import Receive, Scope, Send
+from starlette.requests import Request
+from starlette.types import Message, Receive, Scope, Send
 
 from horologe.http.asgi import header, refuse
-from horologe.http.errors import MethodNotAllowed
+from horologe.http.errors import MethodNotAllowed, NotAcceptable
 from horologe.http.request import RequestFacts, facts_of
 from horologe.http.streams import held_stream, primed
 
@@ -36,11 +43,51 @@ class MCPEndpoint:
             await held_stream(self.sse_manager.handle_request, scope, receive, send)
             return
         facts = facts_of(scope)
-        manager = self.sse_manager if facts is not None and facts.wants_progress else self.json_manager
-        await manager.handle_request(scope, receive, primed(send, _protocol_version(scope, facts)))
+        streamed = facts is not None and facts.wants_progress
+        manager = self.sse_manager if streamed else self.json_manager
+        settled = _settled(send, scope, facts, streamed or self.stateful)
+        await manager.handle_request(scope, receive, primed(settled, _protocol_version(scope, facts)))
 
 
 ALLOW_POST = ((b"allow", b"POST"),)
+
+
+def _settled(send: Send, scope: Scope, facts: RequestFacts | None, streamed: bool) -> Send:
+    """`send`, with an empty 406 given its JSON-RPC body and a refused session opening's session id dropped."""
+    opening = header(scope, b"mcp-session-id") is None
+    held: Message | None = None
+
+    async def settled(message: Message) -> None:
+        nonlocal held
+        if message["type"] == "http.response.start" and message["status"] >= 400:
+            if opening:
+                headers = [
+                    (key, value) for key, value in message.get("headers", []) if key.lower() != b"mcp-session-id"
+                ]
+                message = {**message, "headers": headers}
+            if message["status"] == 406:
+                held = message
+                return
+        if held is not None and message["type"] == "http.response.body":
+            start, held = held, None
+            if not message.get("body") and not message.get("more_body"):
+                await refuse(
+                    send, _not_acceptable(scope, facts, streamed), facts.request_id if facts else None, scope=scope
+                )
+                return
+            await send(start)
+        await send(message)
+
+    return settled
+
+
+def _not_acceptable(scope: Scope, facts: RequestFacts | None, streamed: bool) -> NotAcceptable:
+    """What the Accept header lacks: JSON always, and SSE when the answer is a stream."""
+    has_json, has_sse = check_accept_headers(Request(scope))
+    needs_sse = streamed or (facts is not None and facts.method == "subscriptions/listen")
+    missing = [kind for kind, has in (("application/json", has_json), ("text/event-stream", has_sse)) if not has]
+    wanted = missing if needs_sse else ["application/json"]
+    return NotAcceptable(types=" and ".join(wanted or ["application/json"]))
 
 
 def _protocol_version(scope: Scope, facts: RequestFacts | None) -> str | None:

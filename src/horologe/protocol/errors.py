@@ -99,6 +99,16 @@ class UnsupportedVersion(RequestError):
     template = N_("Unsupported protocol version {requested}. This server speaks {supported}.")
 
 
+class HandshakeRefused(UnsupportedVersion):
+    """`initialize` on a stdio connection whose first request chose the 2026-07-28 era: the revision asked for is
+    spoken, but not on this connection (`data`: every revision spoken, and the one asked for)."""
+
+    template = N_(
+        "This connection serves protocol {serving}, chosen by its first request, and accepts no 'initialize': "
+        "open a new connection for the handshake. This server speaks {supported}."
+    )
+
+
 class UnknownTool(RequestError):
     """`tools/call` named a tool this server does not offer."""
 
@@ -268,6 +278,16 @@ def unsupported_version_error(requested: object) -> UnsupportedVersion:
     shown = str(requested)[:40]
     return UnsupportedVersion(
         requested=repr(shown), supported=", ".join(supported), data={"supported": supported, "requested": shown}
+    )
+
+
+def handshake_refused(serving: str, requested: object) -> HandshakeRefused:
+    """The -32022 error for `initialize` on a connection already serving `serving`, naming every revision spoken
+    (the same `data.supported` as every other -32022)."""
+    supported = list(SUPPORTED_VERSIONS)
+    shown = str(requested)[:40]
+    return HandshakeRefused(
+        serving=serving, supported=", ".join(supported), data={"supported": supported, "requested": shown}
     )
 
 

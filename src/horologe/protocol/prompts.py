@@ -77,7 +77,7 @@ def get_prompt(
         )
     query = _text(args, "user_query", required=True)
     zone_text = _text(args, "timezone", required=False)
-    zone = zone_of(zone_text, ctx) if zone_text else ctx.default_zone
+    zone = zone_of(zone_text, ctx) if zone_text else ctx.user_zone()
     local_now = ctx.now.astimezone(zone.tz)
     context = _text(args, "current_context", required=False) or (
         f"It is now {iso(local_now)} ({DAY_NAMES[local_now.weekday()]}) in {zone.key}."

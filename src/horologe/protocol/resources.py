@@ -209,7 +209,8 @@ LOCALES = ("en_US", "en_GB", "de_AT", "fr_FR", "es_ES", "ja_JP", "zh_Hans_CN")
 
 def time_formats(ctx: RequestContext) -> tuple[str, str]:
     """The formats we read and write, with examples rendered from the request's now."""
-    now = ctx.now.astimezone(ctx.default_zone.tz)
+    zone = ctx.user_zone()
+    now = ctx.now.astimezone(zone.tz)
     rows = [
         ("iso8601", "ISO 8601", format_instant(now, "iso8601")),
         ("rfc3339", "RFC 3339", format_instant(now, "rfc3339")),
@@ -222,7 +223,7 @@ def time_formats(ctx: RequestContext) -> tuple[str, str]:
     lines = [
         "# Time formats",
         "",
-        f"Examples rendered at {now.isoformat()} in {ctx.default_zone.key}.",
+        f"Examples rendered at {now.isoformat()} in {zone.key}.",
         "",
         "## Output formats (`format` argument)",
         "",

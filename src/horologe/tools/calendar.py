@@ -27,6 +27,7 @@ from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
+from horologe.i18n import SOURCE_LANGUAGE
 from horologe.i18n.cldr import hours_phrase
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
@@ -105,17 +106,19 @@ def holiday_language(explicit: str | None, language: Language) -> str | None:
     return language.tag if language.requested else None
 
 
-def report_holiday_language(explicit: str | None, used: str | None, language: Language) -> None:
-    """When holiday names could not follow the negotiated language, say which language they are in."""
-    negotiated = explicit is None and language.requested
-    if negotiated and used and used.split("_")[0].casefold() != language.tag.split("-")[0].casefold():
-        language.fall_back(used.replace("_", "-"))
+def report_holiday_language(used: str | None, language: Language) -> None:
+    """Holiday names are text of the answer: when they are not in the negotiated language (the package lacks it,
+    or an explicit `language` argument chose another), `contentLanguage` names the language they are in
+    (SEP-2792: the language actually used). The package's names without a language code are English."""
+    tag = used.replace("_", "-") if used else SOURCE_LANGUAGE
+    if tag.split("-")[0].casefold() != language.tag.split("-")[0].casefold():
+        language.fall_back(tag)
 
 
 def country_or_context(country: str | None, ctx: RequestContext) -> str:
     """The country argument, else the user's: the client context's, else their zone's (the country holiday names are
     read for, so 'business days until Christmas' counts the holidays of the Christmas it found)."""
-    chosen = country or holiday_country(ctx, ctx.default_zone)
+    chosen = country or holiday_country(ctx, ctx.user_zone())
     if chosen is None:
         raise InvalidArgument(
             N_(
@@ -144,11 +147,11 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     calendar = holiday_calendar(
         country, args.subdivision, language=language, weekend=weekend, extra=extra, names=gazetteer().subdivisions
     )
-    report_holiday_language(None, calendar.language, ctx.language)
+    report_holiday_language(calendar.language, ctx.language)
     start = (
         date_of(args.start_date, "start_date", ctx)
         if args.start_date
-        else ctx.now.astimezone(ctx.default_zone.tz).date()
+        else ctx.now.astimezone(ctx.user_zone().tz).date()
     )
     place = calendar.country + (f"-{calendar.subdivision}" if calendar.subdivision else "")
     body: dict[str, Any] = without_nulls(
@@ -199,8 +202,8 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
         language=holiday_language(args.language, ctx.language),
         names=gazetteer().subdivisions,
     )
-    report_holiday_language(args.language, calendar.language, ctx.language)
-    year = args.year or ctx.now.astimezone(ctx.default_zone.tz).year
+    report_holiday_language(calendar.language, ctx.language)
+    year = args.year or ctx.now.astimezone(ctx.user_zone().tz).year
     hits = holidays_in_year(calendar, year)
     return without_nulls(
         country=calendar.country,

@@ -32,7 +32,7 @@ def zone_of(text: str, ctx: RequestContext) -> ResolvedZone:
     and countries come from the places table; the client's country narrows ambiguous names. A reading other than a
     zone's own name is recorded for the result's `timezone_input`."""
     if text.strip().lower() == LOCAL:
-        return ctx.default_zone
+        return ctx.user_zone()
     try:
         zone = _resolved(text, ctx.country)
     except TimeError:

@@ -99,7 +99,7 @@ def source_zone(read: TimeInput, given: ResolvedZone | None, ctx: RequestContext
         return read.zone
     if given is not None:
         return given
-    return read.zone if offsets else ctx.default_zone
+    return read.zone if offsets else ctx.user_zone()
 
 
 def date_of(value: str, name: str, ctx: RequestContext, zone: ResolvedZone | None = None) -> date:
@@ -108,7 +108,7 @@ def date_of(value: str, name: str, ctx: RequestContext, zone: ResolvedZone | Non
     try:
         return parse_date(text)
     except InvalidTimestamp as exc:
-        where = zone or ctx.default_zone
+        where = zone or ctx.user_zone()
         try:
             found = instant_of(value, where, ctx)
         except InvalidTimestamp:

@@ -207,7 +207,7 @@ def next_occurrences(args: s.NextOccurrencesArgs, ctx: RequestContext, options: 
     shown = zone_of(args.timezone, ctx) if args.timezone is not None else None
     # RFC 5545 §3.3.5: a DTSTART with TZID (or in UTC) fixes the zone of the whole series; 'timezone' then only
     # says where the occurrences are shown. A floating DTSTART (or none) is read on the wall clock of 'timezone'.
-    event = resolve_zone(rule.tzid, source="database") if rule.tzid else shown or ctx.default_zone
+    event = resolve_zone(rule.tzid, source="database") if rule.tzid else shown or ctx.user_zone()
     zone = shown or event
     start = ctx.now if args.start_time is None else instant_of(args.start_time, zone, ctx).instant
     until = None if args.end_time is None else instant_of(args.end_time, zone, ctx).instant

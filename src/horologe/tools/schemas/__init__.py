@@ -149,9 +149,9 @@ def clean_schema(schema: dict[str, Any], shared: frozenset[str] = frozenset()) -
             ):
                 rest = [walk(option) for option in any_of if option != {"type": "null"}]
                 merged = {k: walk(v) for k, v in node.items() if k not in ("anyOf", "default", *_UNPUBLISHED)}
-                return {**(rest[0] if len(rest) == 1 else _one_type({"anyOf": rest})), **merged}
+                return {**(rest[0] if len(rest) == 1 else _plain_union({"anyOf": rest})), **merged}
             unpublished = _UNPUBLISHED | ({"default"} if node.get("unsaid_default") else set())
-            return _one_type({k: walk(v) for k, v in node.items() if k not in unpublished})
+            return _plain_union({k: walk(v) for k, v in node.items() if k not in unpublished})
         if isinstance(node, list):
             return [walk(item) for item in node]
         return node
@@ -206,8 +206,11 @@ def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
 _UNPUBLISHED: Final = frozenset({"title", "$defs", "maxLength", "unsaid_default"})
 
 
-def _one_type(node: dict[str, Any]) -> dict[str, Any]:
-    """`anyOf` of bare types as one `type` list, e.g. string | integer | number -> ["string", "number"]."""
+def _plain_union(node: dict[str, Any]) -> dict[str, Any]:
+    """`anyOf` of bare types with the redundant ones dropped: string | integer | number -> string | number, and one
+    type left is a plain `type`. Never a `type` list (["string", "number"]): clients that map tool schemas onto a
+    single-type dialect (Gemini's OpenAPI subset) refuse it or drop the constraint, and the Inspector's schema
+    portability check warns on it; `anyOf` branches of one type each validate the same values."""
     options = node.get("anyOf")
     if not isinstance(options, list) or not all(isinstance(o, dict) and set(o) == {"type"} for o in options):
         return node
@@ -215,4 +218,6 @@ def _one_type(node: dict[str, Any]) -> dict[str, Any]:
     if "number" in types and "integer" in types:
         types.remove("integer")  # every integer is a number
     rest = {key: value for key, value in node.items() if key != "anyOf"}
-    return {"type": types[0] if len(types) == 1 else types, **rest}
+    if len(types) == 1:
+        return {"type": types[0], **rest}
+    return {"anyOf": [{"type": kind} for kind in types], **rest}

@@ -11,7 +11,7 @@ from horologe.tools.schemas import Arguments, DstReport, ReadsZones, Result, Tim
 
 
 class ResolveTimeExpressionArgs(Arguments):
-    expression: str = Field(min_length=1, max_length=200, description="In en, de, fr, es or ja.")
+    expression: str = Field(min_length=1, max_length=200)  # its languages are the instructions' (said once)
     timezone: str | None = Field(default=None, max_length=256)
     locale: str | None = Field(default=None, max_length=64, description="e.g. 'de-AT'.")
     reference_time: Timestamp | None = Field(default=None, description="Default: now.")

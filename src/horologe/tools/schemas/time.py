@@ -32,7 +32,7 @@ class GetCurrentTimeArgs(Arguments):
 
 
 class ConvertTimezoneArgs(Arguments):
-    timestamp: Timestamp = Field(description="e.g. '9am PST', 'next Tuesday 4pm'.")
+    timestamp: Timestamp  # a time with its zone ('3pm New York time') is the instructions' example (said once)
     to_timezone: str = Field(max_length=256)
     from_timezone: str | None = Field(default=None, max_length=256)
     format: Format = Field(default="iso8601", json_schema_extra=UNSAID_DEFAULT)
