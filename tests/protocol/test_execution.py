@@ -105,3 +105,60 @@ async def test_an_error_in_the_body_reaches_the_caller() -> None:
 
     with pytest.raises(KeyError):
         await Executor(5).run(body, fresh())
+
+
+def busy(context: RequestContext, stopped: threading.Event) -> None:
+    """A library loop that never reaches a budget check (dateutil searching a rule that never matches)."""
+    try:
+        while True:
+            sum(range(100))
+    finally:
+        stopped.set()
+
+
+async def test_a_body_that_never_checks_is_interrupted_after_its_answer_and_its_thread_serves_again() -> None:
+    threads = WorkerThreads(most=1)
+    executor = Executor(0.2, threads)
+    stopped = threading.Event()
+    with pytest.raises(OutOfTime):
+        await executor.run(lambda context: busy(context, stopped), fresh())
+    assert await anyio.to_thread.run_sync(stopped.wait, 10), "the answered call is still computing"
+    assert await executor.run(lambda context: threading.current_thread().name, fresh()) == "horologe-tool"
+
+
+async def test_a_cancelled_body_that_never_checks_is_interrupted_too() -> None:
+    stopped = threading.Event()
+    with anyio.move_on_after(0.1):
+        await Executor(30).run(lambda context: busy(context, stopped), fresh())
+    assert await anyio.to_thread.run_sync(stopped.wait, 10)
+
+
+async def test_a_call_abandoned_while_queued_never_starts() -> None:
+    threads = WorkerThreads(most=1)
+    executor = Executor(30, threads)
+    release, ran = threading.Event(), threading.Event()
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(executor.run, lambda context: release.wait(10), fresh())
+        await anyio.sleep(0)
+        with anyio.move_on_after(0.05):
+            await executor.run(lambda context: ran.set(), fresh())
+        release.set()
+    assert await executor.run(lambda context: "next", fresh()) == "next"
+    assert not ran.is_set()
+
+
+async def test_a_call_cancelled_by_its_key_is_answered_at_once_and_stops() -> None:
+    executor = Executor(30)
+    stopped = threading.Event()
+    key = ("127.0.0.1", b"", None, 7)
+
+    async def cancel_soon() -> None:
+        await anyio.sleep(0.05)
+        assert executor.cancel(key)
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(cancel_soon)
+        with pytest.raises(OutOfTime):
+            await executor.run(lambda context: busy(context, stopped), fresh(), key)
+    assert await anyio.to_thread.run_sync(stopped.wait, 10)
+    assert not executor.cancel(key)  # nothing left under that key

@@ -390,15 +390,8 @@ async def test_an_argument_error_lists_at_most_ten_problems(client: Client) -> N
     assert "and 4990 more" in error["message"] and len(error["message"]) < 1000
 
 
-ABANDONED_STAYS_RUNNING = pytest.mark.xfail(
-    strict=True, reason="issue 25: over stateless HTTP in the initialize era a cancelled call computes to its budget"
-)
-
-
 @pytest.mark.wire("cancellation")
-@pytest.mark.parametrize(
-    "cell", [pytest.param(cell, marks=ABANDONED_STAYS_RUNNING) if cell == "asgi/legacy" else cell for cell in CELLS]
-)
+@pytest.mark.parametrize("cell", CELLS)
 async def test_a_call_the_client_abandons_stops_its_work_and_the_connection_keeps_serving(
     cell: str, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

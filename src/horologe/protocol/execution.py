@@ -1,11 +1,20 @@
 """How tool bodies run: in a worker thread, off the event loop, each call under a time budget.
 
 While one call computes, the event loop keeps answering health checks, other requests, cancellation and
-shutdown. A thread cannot be killed, so the budget is cooperative: the call's `Budget` (`horologe.core.budget`)
-asks this module's check (the monotonic clock against the call's deadline, and whether the request was
-cancelled) every few steps of each long loop, and the loop stops with a clear error saying what to narrow. The
-event loop also stops waiting a little after the deadline, so an answer leaves on time even if a library
-stretch between two checks runs long; that thread then ends at its next check.
+shutdown. The budget is cooperative first: the call's `Budget` (`horologe.core.budget`) asks this module's check
+(the monotonic clock against the call's deadline, and whether the request was cancelled) every few steps of each
+long loop, and the loop stops with a clear error saying what to narrow. The event loop also stops waiting a little
+after the deadline, so an answer leaves on time even if a library stretch between two checks runs long.
+
+A library loop that never reaches one of our checks (dateutil searching a never-matching rule towards year 9999
+inside one `next()`) would keep its thread busy long after the answer. So a call that has been answered (late or
+cancelled) and still runs `STOP_AFTER_SECONDS` later is interrupted: `Abandoned` is raised inside its thread at
+the next Python instruction (`PyThreadState_SetAsyncExc`), whatever library runs there, and repeated until the
+work ends. Every library a tool runs is pure Python, so its CPU use ends within milliseconds of the interruption
+(bench/budget.py measures it); a worker process per call would cost a process round trip on every call
+(bench/offloop.py) for the few rules that need it. The interruption is aimed only at the job it was meant for: a
+thread marks its job finished under the pool's lock before it takes another, and clears an interruption that
+arrived too late.
 
 Threads rather than a process pool: tools are short and CPU-bound in pure Python; a process round trip pickles
 arguments, context and result and costs more than most calls (bench/offloop.py). The hop is a job queue and
@@ -18,10 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import ctypes
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, Final, TypeVar
 
@@ -31,13 +41,33 @@ from horologe.core.budget import out_of_time
 T = TypeVar("T")
 Outcome = tuple[Any, BaseException | None]
 """What a job ended with: its result, or the exception it raised."""
-Job = tuple[Callable[[], Any], Callable[[Outcome], None]]
-"""A job: the work, and what hands its outcome back."""
 
 GRACE_SECONDS: Final = 0.25
 """How long past the deadline the event loop waits for the worker to stop at its own check (with its own words)."""
 MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
+STOP_AFTER_SECONDS: Final = 0.25
+"""How long an answered call's work may go on before its thread is interrupted (and again, until it ends)."""
+
+
+class Abandoned(BaseException):
+    """Raised inside a worker thread whose call was already answered (late or cancelled).
+
+    A BaseException, so a library's `except Exception` does not swallow it.
+    """
+
+
+class Job:
+    """One call's work, what hands its outcome back, the thread running it (None before and after), and whether
+    its caller has stopped waiting (a job abandoned before a thread took it is never started)."""
+
+    __slots__ = ("abandoned", "deliver", "thread", "work")
+
+    def __init__(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> None:
+        self.work = work
+        self.deliver = deliver
+        self.thread: int | None = None
+        self.abandoned = False
 
 
 class WorkerThreads:
@@ -54,8 +84,9 @@ class WorkerThreads:
         self._started = 0
         self._idle = 0
 
-    def submit(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> None:
+    def submit(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> Job:
         """Queue a job; start another thread when none is idle and the limit allows."""
+        job = Job(work, deliver)
         with self._lock:
             start = self._idle <= 0 and self._started < self._most
             if start:
@@ -63,21 +94,44 @@ class WorkerThreads:
             else:
                 self._idle -= 1  # a waiting thread takes this job (or the job waits for one)
         if start:
-            threading.Thread(target=self._work, args=((work, deliver),), name="horologe-tool", daemon=True).start()
+            threading.Thread(target=self._work, args=(job,), name="horologe-tool", daemon=True).start()
         else:
-            self._jobs.put((work, deliver))
+            self._jobs.put(job)
+        return job
+
+    def interrupt(self, job: Job) -> bool:
+        """Raise `Abandoned` inside the thread running `job`; False once the job has ended (nothing to stop)."""
+        with self._lock:
+            if job.thread is None:
+                return False
+            _raise_in_thread(job.thread, Abandoned)
+            return True
 
     def _work(self, job: Job) -> None:
+        ident = threading.get_ident()
         while True:
-            work, deliver = job
-            try:
-                outcome: Outcome = (work(), None)
-            except BaseException as exc:  # handed to the caller, which raises it
-                outcome = (None, exc)
+            outcome = self._run(job, ident)
             with self._lock:
                 self._idle += 1
-            deliver(outcome)
+            job.deliver(outcome)
             job = self._jobs.get()
+
+    def _run(self, job: Job, ident: int) -> Outcome:
+        """Run a job to its end; an interruption may land anywhere until the job is marked finished."""
+        outcome: Outcome = (None, Abandoned())
+        started = False
+        while True:
+            try:
+                if not started and not job.abandoned:
+                    started = True
+                    job.thread = ident
+                    outcome = _outcome_of(job.work)
+                with self._lock:
+                    job.thread = None  # from here on, nobody aims at this job
+                _raise_in_thread(ident, None)  # an interruption that arrived after the work ended is dropped
+                return outcome
+            except Abandoned as exc:
+                outcome = (None, exc)
 
 
 class _Deadline:
@@ -99,10 +153,15 @@ class Executor:
     def __init__(self, budget_seconds: float, threads: WorkerThreads | None = None) -> None:
         self.budget_seconds = budget_seconds
         self.threads = threads or WorkerThreads()
+        self._running: dict[Hashable, asyncio.Future[Any]] = {}
 
-    async def run(self, call: Callable[[RequestContext], T], context: RequestContext) -> T:
+    async def run(self, call: Callable[[RequestContext], T], context: RequestContext, key: Hashable = None) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
-        next check."""
+        next check, or is interrupted (`Abandoned`) soon after.
+
+        With a `key`, `cancel(key)` stops the call as its own cancellation would (a request whose cancellation
+        arrives in another exchange: stateless HTTP).
+        """
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
         deadline = _Deadline(self.budget_seconds)
@@ -116,12 +175,46 @@ class Executor:
 
         late = loop.call_later(self.budget_seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
-        self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
+        job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
+        if key is not None:
+            self._running.setdefault(key, answer)
         try:
             return await answer
         finally:
             deadline.stopped = True
             late.cancel()
+            if key is not None and self._running.get(key) is answer:
+                del self._running[key]
+            job.abandoned = True
+            if job.thread is not None:  # answered (late or cancelled) while still running
+                loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop)
+
+    def cancel(self, key: Hashable) -> bool:
+        """Stop the running call registered under `key`, if any: it is answered at once (as a call stopped at its
+        budget: nobody waits for its result) and its work ends as an answered call's does."""
+        answer = self._running.pop(key, None)
+        if answer is None or answer.done():
+            return False
+        _settle(answer, None, out_of_time(self.budget_seconds))
+        return True
+
+    def _stop(self, job: Job, loop: asyncio.AbstractEventLoop) -> None:
+        """Interrupt an answered job that is still running, again every `STOP_AFTER_SECONDS` until it has ended."""
+        if self.threads.interrupt(job):
+            loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop)
+
+
+def _outcome_of(work: Callable[[], Any]) -> Outcome:
+    try:
+        return (work(), None)
+    except BaseException as exc:  # handed to the caller, which raises it
+        return (None, exc)
+
+
+def _raise_in_thread(ident: int, exception: type[BaseException] | None) -> None:
+    """Raise `exception` in the thread `ident` at its next Python instruction (None: drop a pending one)."""
+    pending = ctypes.py_object(exception) if exception is not None else ctypes.py_object()  # NULL clears
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), pending)
 
 
 def _settle(answer: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
