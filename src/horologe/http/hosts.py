@@ -3,10 +3,10 @@ foreign Origin. Probes and scrapers (the public paths) address pods by IP and sk
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -49,10 +49,21 @@ class AccessPolicy:
         return _allowed(value.lower(), self.origins)
 
 
-@functools.lru_cache(maxsize=4096)
+MOST_REMEMBERED: Final = 1024
+"""Accepted values remembered at most: the same few Host and Origin values arrive on every request."""
+_accepted: set[tuple[str, tuple[str, ...]]] = set()
+
+
 def _allowed(value: str, patterns: tuple[str, ...]) -> bool:
-    """Whether a value matches a list (cached: the same few Host and Origin values arrive on every request)."""
-    return any(_matches(value, pattern.lower()) for pattern in patterns)
+    """Whether a value matches a list. Only accepted values are remembered, and at most `MOST_REMEMBERED` of
+    them: a refused value (any header a client makes up) never stays in memory."""
+    if (value, patterns) in _accepted:
+        return True
+    if not any(_matches(value, pattern.lower()) for pattern in patterns):
+        return False
+    if len(_accepted) < MOST_REMEMBERED:
+        _accepted.add((value, patterns))
+    return True
 
 
 def _matches(value: str, pattern: str) -> bool:
