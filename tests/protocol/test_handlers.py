@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 from contextlib import AsyncExitStack
 from typing import Any
@@ -322,6 +323,16 @@ async def test_zone_template_reads_transitions_for_a_range_of_years(client: Clie
     read = await client.read_resource("timezone://Europe/Vienna?from=2025&to=2026")
     text = read.contents[0].text  # type: ignore[union-attr]
     assert "2025-03-30T01:00:00Z" in text and "2026-10-25T01:00:00Z" in text
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "Pacific/Kiritimati", "Etc/GMT+12"])
+@pytest.mark.parametrize("years", ["from=1&to=2", "from=9997&to=9998"])
+async def test_zone_template_reads_the_first_and_last_years_of_the_calendar(
+    client: Client, zone: str, years: str
+) -> None:
+    read = await client.read_resource(f"timezone://{zone}?{years}")
+    body = json.loads(read.contents[0].text)  # type: ignore[union-attr]
+    assert body["timezone"] == zone and body["years"] == [int(part.split("=")[1]) for part in years.split("&")]
 
 
 @pytest.mark.wire("errors")

@@ -71,13 +71,18 @@ def _matches(value: str, pattern: str) -> bool:
         return True
     if pattern.endswith(":*"):
         base = pattern[:-2]
-        return value == base or (value.startswith(base + ":") and value[len(base) + 1 :].isdigit())
+        return value == base or (value.startswith(base + ":") and _is_port(value[len(base) + 1 :]))
     if value == pattern:
         return True
     # A pattern without a port accepts that host on any port.
     return (
-        ":" not in pattern.rsplit("]", 1)[-1] and value.startswith(pattern + ":") and value.rsplit(":", 1)[1].isdigit()
+        ":" not in pattern.rsplit("]", 1)[-1] and value.startswith(pattern + ":") and _is_port(value.rsplit(":", 1)[1])
     )
+
+
+def _is_port(text: str) -> bool:
+    """ASCII digits only: `str.isdigit` also takes '²' and other scripts' digits."""
+    return text.isascii() and text.isdigit()
 
 
 class HostOriginGuard:
