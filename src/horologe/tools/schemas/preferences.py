@@ -10,7 +10,7 @@ from horologe.core.format import OutputFormat
 from horologe.tools.schemas import Arguments, ReadsZones, Result, Weekday, WorkingHours
 
 PreferenceField = Literal["timezone", "locale", "format", "week_start", "working_hours"]
-KEPT_HELP = "Where it is kept: client, computer, process, client_unverified or nowhere."
+KEPT_HELP = "Where it is kept: client, computer, process, client_unverified, nowhere or unavailable."
 
 
 class PreferencesArgs(Arguments):
