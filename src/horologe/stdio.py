@@ -38,6 +38,7 @@ from horologe.protocol.errors import (
 from horologe.wire import (
     BATCH_VERSION,
     DEFAULT_ENVELOPE,
+    INVALID_REQUEST,
     MAX_BATCH,
     PROTOCOL_VERSION_META,
     message_problem,
@@ -159,7 +160,7 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     request_id = readable_id(payload)
     problem = message_problem(payload, text)
     if problem is not None:
-        return error_line(InvalidRequest(reason=problem), request_id)
+        return _failed_response(payload, request_id) or error_line(InvalidRequest(reason=problem), request_id)
     # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state) moves
     # where it keeps it first.
     normalize_request(payload)
@@ -177,7 +178,17 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
                 '({{"jsonrpc": "2.0", "id": 1, "method": "...", "params": {{...}}}}).'
             )
         )
-        return error_line(InvalidRequest(reason=reason), request_id)
+        return _failed_response(payload, request_id) or error_line(InvalidRequest(reason=reason), request_id)
+
+
+def _failed_response(payload: dict[str, Any], request_id: Any) -> types.JSONRPCError | None:
+    """A malformed answer to one of our requests (an elicitation) as an error for that request, so the call waiting
+    for it ends at once with the error it had; None for anything that is not an answer. A response is not answered.
+    """
+    if "method" in payload or not ("result" in payload or "error" in payload) or request_id is None:
+        return None
+    error = types.ErrorData(code=INVALID_REQUEST, message="The client's response was malformed.")
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 
 @dataclass(frozen=True, slots=True)
