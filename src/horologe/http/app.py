@@ -7,7 +7,8 @@ order, and tests/http/test_app.py holds it to this list):
 2. `hosts.HostOriginGuard`: Host and Origin allow-lists (DNS-rebinding protection).
 3. Starlette's `CORSMiddleware`, only when CORS origins are configured.
 4. `body.BodyGuard`: size, JSON and depth limits; parses the body once into `request.RequestFacts`.
-5. `batch.Batches`: a 2025-03-26 JSON-RPC batch passes the layers below once per message, answered as one.
+5. `batch.Batches`: a 2025-03-26 JSON-RPC batch passes the layers below once per message, answered as one
+   (one timeout, one tool budget, one answer size for the whole batch).
 6. `era.EraGuard`: the body decides the era; the `MCP-Protocol-Version` header must agree (-32020, -32022).
 7. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
 8. `timeout.Timeout`: 504 for a request that does not answer in time.
@@ -152,7 +153,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
             max_depth=http.max_json_depth,
             max_buffered=http.max_buffered_body_bytes,
         ),
-        Middleware(Batches),
+        Middleware(Batches, seconds=http.request_timeout_seconds, budget_seconds=settings.execution.budget_seconds),
         Middleware(EraGuard),
         Middleware(LanguageHeaders),
         Middleware(Timeout, seconds=http.request_timeout_seconds),

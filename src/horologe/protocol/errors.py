@@ -168,6 +168,15 @@ class RequestTimedOut(RequestError):
     template = N_("The request took too long and was stopped.")
 
 
+class BatchAnswerTooLarge(RequestError):
+    """A batch's answer reached its size limit: this message was not run."""
+
+    template = N_(
+        "The batch's answer reached {limit} bytes, so this request was not run; send it in a smaller batch or on its "
+        "own."
+    )
+
+
 class RequestTooSlow(RequestError):
     """The request line, headers or body did not arrive within the configured deadline (a slow client)."""
 
@@ -335,6 +344,7 @@ ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     RequestError: Answer(INVALID_REQUEST, 400),
     ParseError: Answer(PARSE_ERROR, 400),
     BodyTooLarge: Answer(INVALID_REQUEST, 413),
+    BatchAnswerTooLarge: Answer(INVALID_REQUEST, 413),
     MisdirectedHost: Answer(INVALID_REQUEST, 421),
     ForbiddenOrigin: Answer(INVALID_REQUEST, 403),
     UnsupportedMediaType: Answer(INVALID_REQUEST, 415),

@@ -46,6 +46,8 @@ GRACE_SECONDS: Final = 0.25
 """How long past the deadline the event loop waits for the worker to stop at its own check (with its own words)."""
 MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
+BATCH_DEADLINE_KEY: Final = "horologe.batch_deadline"
+"""Where an HTTP batch leaves, in each message's scope state, when its shared tool budget ends (monotonic clock)."""
 STOP_AFTER_SECONDS: Final = 0.25
 """How long an answered call's work may go on before its thread is interrupted (and again, until it ends)."""
 
@@ -155,16 +157,28 @@ class Executor:
         self.threads = threads or WorkerThreads()
         self._running: dict[Hashable, asyncio.Future[Any]] = {}
 
-    async def run(self, call: Callable[[RequestContext], T], context: RequestContext, key: Hashable = None) -> T:
+    async def run(
+        self,
+        call: Callable[[RequestContext], T],
+        context: RequestContext,
+        key: Hashable = None,
+        ends: float | None = None,
+    ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
         next check, or is interrupted (`Abandoned`) soon after.
 
         With a `key`, `cancel(key)` stops the call as its own cancellation would (a request whose cancellation
-        arrives in another exchange: stateless HTTP).
+        arrives in another exchange: stateless HTTP). `ends` (monotonic) is a budget shared with other calls (an
+        HTTP batch's): the call gets what is left of it, at most its own.
         """
+        seconds = self.budget_seconds
+        if ends is not None:
+            seconds = min(seconds, ends - time.monotonic())
+            if seconds <= 0:
+                raise out_of_time(self.budget_seconds)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
-        deadline = _Deadline(self.budget_seconds)
+        deadline = _Deadline(seconds)
         context.budget.arm(deadline.expired, self.budget_seconds)
 
         def deliver(outcome: Outcome) -> None:
@@ -173,7 +187,7 @@ class Executor:
             except RuntimeError:
                 return  # a closed loop: nobody waits for this answer any more
 
-        late = loop.call_later(self.budget_seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
+        late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
         job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
         if key is not None:

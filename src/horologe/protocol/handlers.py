@@ -32,7 +32,7 @@ from horologe.protocol.errors import (
     arguments_error,
     tool_error,
 )
-from horologe.protocol.execution import Executor
+from horologe.protocol.execution import BATCH_DEADLINE_KEY, Executor
 from horologe.protocol.listing import localized_entries, one_page, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
@@ -142,6 +142,7 @@ class Handlers:
                     lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options),
                     context,
                     caller_key(ctx, ctx.request_id),
+                    batch_deadline(ctx),
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
                 return tool_error(exc, language)
@@ -219,6 +220,14 @@ class Handlers:
 
     def _tag(self, ctx: Ctx) -> str:
         return context_of(ctx).language.tag
+
+
+def batch_deadline(ctx: Ctx) -> float | None:
+    """When the tool budget of the HTTP batch this request belongs to ends, if it belongs to one."""
+    scope = getattr(ctx.request, "scope", None)
+    state = scope.get("state") if isinstance(scope, Mapping) else None
+    ends = state.get(BATCH_DEADLINE_KEY) if isinstance(state, Mapping) else None
+    return ends if isinstance(ends, float) else None
 
 
 def caller_key(ctx: Ctx, request_id: types.RequestId | None) -> tuple[object, ...] | None:
