@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from mix import calls  # noqa: E402
+from mix import calls
 
 NEVER = {
     "name": "next_occurrences",
@@ -125,7 +125,8 @@ def cpu_phase(port: int, pid: int) -> None:
     kind = json.loads(body).get("result", {}).get("_meta", {}).get("dev.horologe/error", {}).get("kind")
     time.sleep(10)
     after = cpu_seconds(pid) - answered
-    print(f"cpu: answered {status} {kind} in {took:.2f} s; CPU {answered - started:.2f} s during, {after:.2f} s in the 10 s after")
+    during = answered - started
+    print(f"cpu: answered {status} {kind} in {took:.2f} s; CPU {during:.2f} s during, {after:.2f} s in the 10 s after")
 
 
 def flood_phase(port: int, pid: int) -> None:
@@ -164,8 +165,8 @@ def flood_phase(port: int, pid: int) -> None:
     prober.join()
     print(
         f"flood: 32 never-matching calls; in the next 30 s get_current_time {succeeded}/{made} succeeded, "
-        f"/healthz p50 {statistics.median(probes):.1f} ms p99 {percentile(probes, 0.99):.1f} ms ({len(probes)} probes); "
-        f"RSS {rss_mib(pid):.0f} MiB"
+        f"/healthz p50 {statistics.median(probes):.1f} ms p99 {percentile(probes, 0.99):.1f} ms "
+        f"({len(probes)} probes); RSS {rss_mib(pid):.0f} MiB"
     )
 
 
