@@ -63,13 +63,14 @@ class Job:
     """One call's work, what hands its outcome back, the thread running it (None before and after), and whether
     its caller has stopped waiting (a job abandoned before a thread took it is never started)."""
 
-    __slots__ = ("abandoned", "deliver", "thread", "work")
+    __slots__ = ("abandoned", "deliver", "interrupted", "thread", "work")
 
     def __init__(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> None:
         self.work = work
         self.deliver = deliver
         self.thread: int | None = None
         self.abandoned = False
+        self.interrupted = False
 
 
 class WorkerThreads:
@@ -106,6 +107,7 @@ class WorkerThreads:
         with self._lock:
             if job.thread is None:
                 return False
+            job.interrupted = True
             _raise_in_thread(job.thread, Abandoned)
             return True
 
@@ -130,7 +132,8 @@ class WorkerThreads:
                     outcome = _outcome_of(job.work)
                 with self._lock:
                     job.thread = None  # from here on, nobody aims at this job
-                _raise_in_thread(ident, None)  # an interruption that arrived after the work ended is dropped
+                if job.interrupted:
+                    _raise_in_thread(ident, None)  # an interruption that arrived after the work ended is dropped
                 return outcome
             except Abandoned as exc:
                 outcome = (None, exc)
