@@ -23,6 +23,7 @@ RSS is the server's VmRSS from /proc (Linux). Print the load average with the fi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -129,8 +130,14 @@ def cpu_phase(port: int, pid: int) -> None:
     print(f"cpu: answered {status} {kind} in {took:.2f} s; CPU {during:.2f} s during, {after:.2f} s in the 10 s after")
 
 
+def quietly(port: int, body: Any) -> None:
+    """POST and forget (the server may be stopped before it answers)."""
+    with contextlib.suppress(OSError, http.client.HTTPException):
+        post(port, body)
+
+
 def flood_phase(port: int, pid: int) -> None:
-    threads = [threading.Thread(target=post, args=(port, call(n, NEVER)), daemon=True) for n in range(32)]
+    threads = [threading.Thread(target=quietly, args=(port, call(n, NEVER)), daemon=True) for n in range(32)]
     for thread in threads:
         thread.start()
     time.sleep(1)  # the calls are in
