@@ -12,6 +12,7 @@ import pytest
 from horologe.context import RequestContext
 from horologe.core.errors import OutOfTime
 from horologe.core.zones import resolve_zone
+from horologe.protocol import execution
 from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads
 
 pytestmark = pytest.mark.anyio
@@ -162,3 +163,17 @@ async def test_a_call_cancelled_by_its_key_is_answered_at_once_and_stops() -> No
             await executor.run(lambda context: busy(context, stopped), fresh(), key)
     assert await anyio.to_thread.run_sync(stopped.wait, 10)
     assert not executor.cancel(key)  # nothing left under that key
+
+
+async def test_work_the_interruption_cannot_reach_is_left_after_the_last_attempt(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(execution, "STOP_ATTEMPTS", 2)
+    monkeypatch.setattr(execution, "STOP_AFTER_SECONDS", 0.01)
+    release = threading.Event()
+    with pytest.raises(OutOfTime):
+        await Executor(0.05).run(lambda context: release.wait(10), fresh())  # blocked in C: no instruction to stop at
+    with anyio.fail_after(10):
+        while "left to end by itself" not in caplog.text:
+            await anyio.sleep(0.01)
+    release.set()

@@ -28,16 +28,18 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import ctypes
+import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from functools import partial
 from typing import Any, Final, TypeVar
 
 from horologe.context import RequestContext
 from horologe.core.budget import out_of_time
 
+logger = logging.getLogger("horologe")
 T = TypeVar("T")
 Outcome = tuple[Any, BaseException | None]
 """What a job ended with: its result, or the exception it raised."""
@@ -50,6 +52,8 @@ BATCH_DEADLINE_KEY: Final = "horologe.batch_deadline"
 """Where an HTTP batch leaves, in each message's scope state, when its shared tool budget ends (monotonic clock)."""
 STOP_AFTER_SECONDS: Final = 0.25
 """How long an answered call's work may go on before its thread is interrupted (and again, until it ends)."""
+STOP_ATTEMPTS: Final = 20
+"""Interruptions at most per call: work that outlasts them all sits in C code the interruption cannot reach."""
 
 
 class Abandoned(BaseException):
@@ -117,8 +121,12 @@ class WorkerThreads:
             outcome = self._run(job, ident)
             with self._lock:
                 self._idle += 1
-            job.deliver(outcome)
-            job = self._jobs.get()
+            try:
+                job.deliver(outcome)
+                job = self._jobs.get()
+            except Abandoned:  # never aimed here (the job is marked finished): a thread is never lost to one
+                logger.warning("a worker thread was interrupted between jobs")
+                job = self._jobs.get()
 
     def _run(self, job: Job, ident: int) -> Outcome:
         """Run a job to its end; an interruption may land anywhere until the job is marked finished."""
@@ -193,6 +201,7 @@ class Executor:
         late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
         job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
+        attempts = iter(range(STOP_ATTEMPTS))
         if key is not None:
             self._running.setdefault(key, answer)
         try:
@@ -204,7 +213,7 @@ class Executor:
                 del self._running[key]
             job.abandoned = True
             if job.thread is not None:  # answered (late or cancelled) while still running
-                loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop)
+                loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop, attempts)
 
     def cancel(self, key: Hashable) -> bool:
         """Stop the running call registered under `key`, if any: it is answered at once (as a call stopped at its
@@ -215,10 +224,14 @@ class Executor:
         _settle(answer, None, out_of_time(self.budget_seconds))
         return True
 
-    def _stop(self, job: Job, loop: asyncio.AbstractEventLoop) -> None:
-        """Interrupt an answered job that is still running, again every `STOP_AFTER_SECONDS` until it has ended."""
+    def _stop(self, job: Job, loop: asyncio.AbstractEventLoop, attempts: Iterator[int]) -> None:
+        """Interrupt an answered job that is still running, again every `STOP_AFTER_SECONDS` until it has ended (at
+        most `STOP_ATTEMPTS` times)."""
+        if next(attempts, None) is None:
+            logger.warning("a tool call still runs after %d interruptions; it is left to end by itself", STOP_ATTEMPTS)
+            return
         if self.threads.interrupt(job):
-            loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop)
+            loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop, attempts)
 
 
 def _outcome_of(work: Callable[[], Any]) -> Outcome:
