@@ -1,12 +1,15 @@
 """What a hostile client can make the server hold (issue 25): CPU after a budget answer, threads, batch cost, memory.
 
-    .venv/bin/python bench/bounds.py [--source DIR] [--only cpu,flood,batch,mixed,hosts,locales] [--mixed 100000]
+    .venv/bin/python bench/bounds.py [--source DIR] [--only cpu,flood,batch,mixed,hosts,locales,watch] [--mixed 100000]
 
 Each phase starts its own `horologe serve --transport http --toolsets all` on loopback (from `--source DIR`'s
 `src/` when given, e.g. an export of an earlier commit, for a before/after in one run of this script):
 
 - cpu: one `next_occurrences` call with a rule that never matches (dateutil searches towards year 9999 inside
   one `next()`): the server's CPU seconds during the call (5 s budget) and in the 10 s after its answer.
+- watch: in this process, no server: what the budget's watch over library calls (`Budget.watched`) costs on
+  ordinary `next_occurrences` calls (10 and 100 occurrences): each call's time with the budget armed (watched)
+  over its time unarmed (unwatched), for several `WATCH_EVERY`.
 - flood: 32 such calls at once, then for 30 s: /healthz p50/p99 (one probe every 50 ms) and how many of the
   `get_current_time` calls made one after another (10 s client timeout each) succeed.
 - batch: one 2025-03-26 batch of 100 `business_days` calls over 200-year ranges: the server's CPU seconds, wall
@@ -40,12 +43,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from mix import calls
 
-NEVER = {
-    "name": "next_occurrences",
-    "arguments": {
-        "rule": "DTSTART:20260105T000001\nRRULE:FREQ=SECONDLY;INTERVAL=7;BYSECOND=0;BYMINUTE=0;BYHOUR=0;BYDAY=MO"
-    },
-}
+NEVER = {"name": "next_occurrences", "arguments": {"rule": "FREQ=MINUTELY;BYEASTER=0;BYMONTH=6"}}
+"""Easter is never in June: dateutil searches minute by minute towards year 9999 inside one next()."""
+ORDINARY = ("FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=0", "FREQ=MONTHLY;BYDAY=-1FR", "0 9 * * MON-FRI")
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 CONTEXT_META = "dev.horologe/clientContext"
 
@@ -252,6 +252,41 @@ def locales_phase(port: int, pid: int) -> None:
     print(f"locales: 20,000 unique locale tags: RSS {before:.0f} -> {rss_mib(pid):.0f} MiB")
 
 
+def watch_phase() -> None:
+    import timeit
+    from datetime import UTC, datetime
+
+    from horologe.context import RequestContext
+    from horologe.protocol import execution
+    from horologe.core.zones import resolve_zone
+    from horologe.tools.schedule import next_occurrences
+    from horologe.tools.schemas.calendar import NextOccurrencesArgs
+    from horologe.tools.spec import ToolOptions
+
+    options = ToolOptions(supported_formats=("iso8601",), precision="second")
+
+    def one(rule: str, count: int, armed: bool) -> None:
+        context = RequestContext(now=datetime(2026, 1, 1, tzinfo=UTC), default_zone=resolve_zone("UTC"))
+        if armed:
+            context.budget.arm(lambda: False, 5.0, execution.watch)
+        next_occurrences(NextOccurrencesArgs(rule=rule, count=count), context, options)
+
+    def best(rule: str, count: int, armed: bool) -> float:
+        return min(timeit.repeat(lambda: one(rule, count, armed), number=20, repeat=7)) / 20
+
+    everies = (64, 256, 1024, 4096)
+    print("watch: per call, unwatched ms; watched / unwatched for WATCH_EVERY " + ", ".join(map(str, everies)))
+    for rule in ORDINARY:
+        for count in (10, 100):
+            plain = best(rule, count, armed=False)
+            ratios = []
+            for every in everies:
+                execution.WATCH_EVERY = every  # type: ignore[misc]
+                ratios.append(best(rule, count, armed=True) / plain)
+            shown = ", ".join(f"{ratio:.2f}x" for ratio in ratios)
+            print(f"  {rule!r} x{count}: {plain * 1000:.2f} ms; {shown}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--source", help="a checkout (or export) whose src/ to run instead of the installed one")
@@ -268,6 +303,9 @@ def main() -> None:
         "mixed": lambda port, pid: mixed_phase(port, pid, args.mixed),
     }
     for name in args.only.split(","):
+        if name == "watch":
+            watch_phase()
+            continue
         with server(args.source) as (port, pid):
             phases[name](port, pid)
         print(f"  (load average {os.getloadavg()[0]:.1f})", flush=True)

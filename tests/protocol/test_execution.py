@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
+from types import FrameType
 
 import anyio
 import pytest
 
 from horologe.context import RequestContext
+from horologe.core.budget import Budget, Expired
 from horologe.core.errors import OutOfTime
+from horologe.core.recurrence import expand, parse_rule
 from horologe.core.zones import resolve_zone
-from horologe.protocol import execution
-from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads
+from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads, watch
 
 pytestmark = pytest.mark.anyio
 
@@ -109,15 +113,20 @@ async def test_an_error_in_the_body_reaches_the_caller() -> None:
 
 
 def busy(context: RequestContext, stopped: threading.Event) -> None:
-    """A library loop that never reaches a budget check (dateutil searching a rule that never matches)."""
-    try:
+    """A library call that never comes back to a budget check (dateutil searching a rule that never matches),
+    watched as the recurrence tools watch theirs."""
+
+    def library() -> None:
         while True:
             sum(range(100))
+
+    try:
+        context.budget.watched(library)
     finally:
         stopped.set()
 
 
-async def test_a_body_that_never_checks_is_interrupted_after_its_answer_and_its_thread_serves_again() -> None:
+async def test_a_watched_library_call_ends_soon_after_its_answer_and_its_thread_serves_again() -> None:
     threads = WorkerThreads(most=1)
     executor = Executor(0.2, threads)
     stopped = threading.Event()
@@ -127,7 +136,7 @@ async def test_a_body_that_never_checks_is_interrupted_after_its_answer_and_its_
     assert await executor.run(lambda context: threading.current_thread().name, fresh()) == "horologe-tool"
 
 
-async def test_a_cancelled_body_that_never_checks_is_interrupted_too() -> None:
+async def test_a_cancelled_watched_library_call_ends_too() -> None:
     stopped = threading.Event()
     with anyio.move_on_after(0.1):
         await Executor(30).run(lambda context: busy(context, stopped), fresh())
@@ -165,15 +174,60 @@ async def test_a_call_cancelled_by_its_key_is_answered_at_once_and_stops() -> No
     assert not executor.cancel(key)  # nothing left under that key
 
 
-async def test_work_the_interruption_cannot_reach_is_left_after_the_last_attempt(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setattr(execution, "STOP_ATTEMPTS", 2)
-    monkeypatch.setattr(execution, "STOP_AFTER_SECONDS", 0.01)
-    release = threading.Event()
-    with pytest.raises(OutOfTime):
-        await Executor(0.05).run(lambda context: release.wait(10), fresh())  # blocked in C: no instruction to stop at
-    with anyio.fail_after(10):
-        while "left to end by itself" not in caplog.text:
-            await anyio.sleep(0.01)
-    release.set()
+def endless() -> None:
+    """A library loop that never comes back to a budget check."""
+    while True:
+        divmod(7, 3)
+
+
+def library_that_swallows_errors() -> None:
+    """A library loop that catches every Exception: the watch's stop is not one."""
+    while True:
+        try:
+            endless()
+        except Exception:
+            continue
+
+
+def after(checks: int) -> Callable[[], bool]:
+    """A check that says time is up at its `checks`-th question."""
+    asked = iter(range(checks))
+    return lambda: next(asked, None) is None
+
+
+@pytest.mark.parametrize("work", [endless, library_that_swallows_errors])
+def test_the_watch_stops_a_library_loop_from_inside_and_is_gone_afterwards(work: Callable[[], None]) -> None:
+    with pytest.raises(Expired):
+        watch(work, after(3))
+    assert sys.getprofile() is None
+
+
+def test_the_watch_hands_back_the_result_or_the_calls_own_error_and_is_gone_afterwards() -> None:
+    assert watch(lambda: sorted([3, 1, 2]), lambda: False) == [1, 2, 3]
+    with pytest.raises(KeyError):
+        watch(lambda: dict[str, int]()["missing"], lambda: True)  # too short to reach a check
+    assert sys.getprofile() is None
+
+
+def test_a_profiler_already_there_is_left_alone_and_the_call_runs_unwatched() -> None:
+    seen: list[str] = []
+
+    def profiler(frame: FrameType, event: str, arg: object) -> None:
+        seen.append(event)
+
+    sys.setprofile(profiler)
+    try:
+        assert watch(sys.getprofile, lambda: True) is profiler
+    finally:
+        sys.setprofile(None)
+    assert seen
+
+
+def test_a_rule_searched_inside_one_library_call_stops_at_the_budget() -> None:
+    # Date and time parts that meet once in decades: dateutil searches inside one next(), between two of our steps.
+    budget = Budget(after(5), seconds=2.0, every=10**9, watch=watch)  # spend() never asks: only the watch does
+    rule = parse_rule("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;BYHOUR=23")
+    with pytest.raises(OutOfTime) as caught:
+        next(expand(rule, UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=budget))
+    assert caught.value.details == {"budget_seconds": 2.0}
+    assert sys.getprofile() is None

@@ -6,15 +6,14 @@ shutdown. The budget is cooperative first: the call's `Budget` (`horologe.core.b
 long loop, and the loop stops with a clear error saying what to narrow. The event loop also stops waiting a little
 after the deadline, so an answer leaves on time even if a library stretch between two checks runs long.
 
-A library loop that never reaches one of our checks (dateutil searching a never-matching rule towards year 9999
-inside one `next()`) would keep its thread busy long after the answer. So a call that has been answered (late or
-cancelled) and still runs `STOP_AFTER_SECONDS` later is interrupted: `Abandoned` is raised inside its thread at
-the next Python instruction (`PyThreadState_SetAsyncExc`), whatever library runs there, and repeated until the
-work ends. Every library a tool runs is pure Python, so its CPU use ends within milliseconds of the interruption
-(bench/budget.py measures it); a worker process per call would cost a process round trip on every call
-(bench/offloop.py) for the few rules that need it. The interruption is aimed only at the job it was meant for: a
-thread marks its job finished under the pool's lock before it takes another, and clears an interruption that
-arrived too late.
+A library call that never comes back between two checks (dateutil searching a never-matching rule towards year
+9999 inside one `next()`) runs under `watch` (through `Budget.watched`): a profile function (`sys.setprofile`),
+in the worker thread only and for that one library call, counts the interpreter's call and return events and asks
+the same check every `WATCH_EVERY` of them. When time is up it raises inside the library's own frame; CPython
+drops a profile function that raises and unwinds the call at once. So an answered (late or cancelled) call stops
+computing within milliseconds, and its thread serves the next call; nothing is ever raised across threads.
+Profile rather than trace: coverage.py uses the trace function. A job whose call was answered before a thread
+took it is never started.
 
 Threads rather than a process pool: tools are short and CPU-bound in pure Python; a process round trip pickles
 arguments, context and result and costs more than most calls (bench/offloop.py). The hop is a job queue and
@@ -27,19 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import ctypes
-import logging
 import queue
+import sys
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from functools import partial
+from types import FrameType
 from typing import Any, Final, TypeVar
 
 from horologe.context import RequestContext
-from horologe.core.budget import out_of_time
+from horologe.core.budget import Expired, out_of_time
 
-logger = logging.getLogger("horologe")
 T = TypeVar("T")
 Outcome = tuple[Any, BaseException | None]
 """What a job ended with: its result, or the exception it raised."""
@@ -50,31 +48,21 @@ MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
 BATCH_DEADLINE_KEY: Final = "horologe.batch_deadline"
 """Where an HTTP batch leaves, in each message's scope state, when its shared tool budget ends (monotonic clock)."""
-STOP_AFTER_SECONDS: Final = 0.25
-"""How long an answered call's work may go on before its thread is interrupted (and again, until it ends)."""
-STOP_ATTEMPTS: Final = 20
-"""Interruptions at most per call: work that outlasts them all sits in C code the interruption cannot reach."""
-
-
-class Abandoned(BaseException):
-    """Raised inside a worker thread whose call was already answered (late or cancelled).
-
-    A BaseException, so a library's `except Exception` does not swallow it.
-    """
+WATCH_EVERY: Final = 256
+"""Profile events between two checks inside a watched library call (bench/bounds.py --only watch)."""
+_QUIET: Final = sys.maxsize
 
 
 class Job:
-    """One call's work, what hands its outcome back, the thread running it (None before and after), and whether
-    its caller has stopped waiting (a job abandoned before a thread took it is never started)."""
+    """One call's work, what hands its outcome back, and whether its caller has stopped waiting (a job abandoned
+    before a thread took it is never started)."""
 
-    __slots__ = ("abandoned", "deliver", "interrupted", "thread", "work")
+    __slots__ = ("abandoned", "deliver", "work")
 
     def __init__(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> None:
         self.work = work
         self.deliver = deliver
-        self.thread: int | None = None
         self.abandoned = False
-        self.interrupted = False
 
 
 class WorkerThreads:
@@ -106,45 +94,15 @@ class WorkerThreads:
             self._jobs.put(job)
         return job
 
-    def interrupt(self, job: Job) -> bool:
-        """Raise `Abandoned` inside the thread running `job`; False once the job has ended (nothing to stop)."""
-        with self._lock:
-            if job.thread is None:
-                return False
-            job.interrupted = True
-            _raise_in_thread(job.thread, Abandoned)
-            return True
-
     def _work(self, job: Job) -> None:
-        ident = threading.get_ident()
         while True:
-            outcome = self._run(job, ident)
+            # A call answered before a thread took it (late or cancelled while queued): nobody waits for its work.
+            outcome = None if job.abandoned else _outcome_of(job.work)
             with self._lock:
                 self._idle += 1
-            try:
+            if outcome is not None:
                 job.deliver(outcome)
-                job = self._jobs.get()
-            except Abandoned:  # never aimed here (the job is marked finished): a thread is never lost to one
-                logger.warning("a worker thread was interrupted between jobs")
-                job = self._jobs.get()
-
-    def _run(self, job: Job, ident: int) -> Outcome:
-        """Run a job to its end; an interruption may land anywhere until the job is marked finished."""
-        outcome: Outcome = (None, Abandoned())
-        started = False
-        while True:
-            try:
-                if not started and not job.abandoned:
-                    started = True
-                    job.thread = ident
-                    outcome = _outcome_of(job.work)
-                with self._lock:
-                    job.thread = None  # from here on, nobody aims at this job
-                if job.interrupted:
-                    _raise_in_thread(ident, None)  # an interruption that arrived after the work ended is dropped
-                return outcome
-            except Abandoned as exc:
-                outcome = (None, exc)
+            job = self._jobs.get()
 
 
 class _Deadline:
@@ -176,7 +134,7 @@ class Executor:
         ends: float | None = None,
     ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
-        next check, or is interrupted (`Abandoned`) soon after.
+        next check (or its watched library call, `Budget.watched`, at its next few hundred interpreter events).
 
         With a `key`, `cancel(key)` stops the call as its own cancellation would (a request whose cancellation
         arrives in another exchange: stateless HTTP). `ends` (monotonic) is a budget shared with other calls (an
@@ -190,7 +148,7 @@ class Executor:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
         deadline = _Deadline(seconds)
-        context.budget.arm(deadline.expired, self.budget_seconds)
+        context.budget.arm(deadline.expired, self.budget_seconds, watch)
 
         def deliver(outcome: Outcome) -> None:
             try:
@@ -201,7 +159,6 @@ class Executor:
         late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
         job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
-        attempts = iter(range(STOP_ATTEMPTS))
         if key is not None:
             self._running.setdefault(key, answer)
         try:
@@ -212,8 +169,6 @@ class Executor:
             if key is not None and self._running.get(key) is answer:
                 del self._running[key]
             job.abandoned = True
-            if job.thread is not None:  # answered (late or cancelled) while still running
-                loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop, attempts)
 
     def cancel(self, key: Hashable) -> bool:
         """Stop the running call registered under `key`, if any: it is answered at once (as a call stopped at its
@@ -224,14 +179,29 @@ class Executor:
         _settle(answer, None, out_of_time(self.budget_seconds))
         return True
 
-    def _stop(self, job: Job, loop: asyncio.AbstractEventLoop, attempts: Iterator[int]) -> None:
-        """Interrupt an answered job that is still running, again every `STOP_AFTER_SECONDS` until it has ended (at
-        most `STOP_ATTEMPTS` times)."""
-        if next(attempts, None) is None:
-            logger.warning("a tool call still runs after %d interruptions; it is left to end by itself", STOP_ATTEMPTS)
-            return
-        if self.threads.interrupt(job):
-            loop.call_later(STOP_AFTER_SECONDS, self._stop, job, loop, attempts)
+
+def watch(work: Callable[[], T], expired: Callable[[], bool]) -> T:
+    """`work()`, a library call, with `expired` asked every `WATCH_EVERY` interpreter events inside it; `Expired`
+    unwinds it when time is up. A profile function already installed (a developer's profiler) is left alone: the
+    call then runs unwatched."""
+    if sys.getprofile() is not None:
+        return work()
+    left = WATCH_EVERY
+
+    def check(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal left
+        left -= 1
+        if left <= 0:
+            left = WATCH_EVERY
+            if expired():
+                raise Expired
+
+    sys.setprofile(check)
+    try:
+        return work()
+    finally:
+        left = _QUIET  # no check (and no raise) on the call below, before the profile function is gone
+        sys.setprofile(None)  # CPython has removed it already if it raised
 
 
 def _outcome_of(work: Callable[[], Any]) -> Outcome:
@@ -239,12 +209,6 @@ def _outcome_of(work: Callable[[], Any]) -> Outcome:
         return (work(), None)
     except BaseException as exc:  # handed to the caller, which raises it
         return (None, exc)
-
-
-def _raise_in_thread(ident: int, exception: type[BaseException] | None) -> None:
-    """Raise `exception` in the thread `ident` at its next Python instruction (None: drop a pending one)."""
-    pending = ctypes.py_object(exception) if exception is not None else ctypes.py_object()  # NULL clears
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), pending)
 
 
 def _settle(answer: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
