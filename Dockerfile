@@ -1,6 +1,11 @@
-# horologe: small image, non-root, health-checked. Build with the tag compose.yaml and deploy/k8s use (the
-# package version): docker build -t ghcr.io/horologe/horologe:0.1.0 .
-FROM python:3.11-slim AS build
+# horologe's image: small, non-root, the base pinned by digest. By default it serves MCP over stdio, as MCP clients
+# run images (docker run -i --rm IMAGE); `serve --transport http` serves Streamable HTTP on $HOST:$PORT (0.0.0.0:8080
+# here, so the Host allow-list HOROLOGE_HTTP__ALLOWED_HOSTS must be set). A release builds from `make image-context`
+# (dist/image/, where VERSION and REVISION are filled in): docker build -t ghcr.io/horologe/horologe:VERSION dist/image
+# Refresh the base: docker buildx imagetools inspect python:3.11-slim-bookworm (the index digest).
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91
+
+FROM ${PYTHON_IMAGE} AS build
 WORKDIR /src
 RUN pip install --no-cache-dir "uv>=0.5,<1"
 COPY pyproject.toml uv.lock README.md LICENSE ./
@@ -10,17 +15,23 @@ RUN uv export --frozen --no-dev --extra fast --extra http --no-emit-project -o r
  && /opt/horologe/bin/pip install --no-cache-dir -r requirements.txt \
  && /opt/horologe/bin/pip install --no-cache-dir --no-deps .
 
-FROM python:3.11-slim
-LABEL org.opencontainers.image.title="horologe" org.opencontainers.image.licenses="MIT" \
-      org.opencontainers.image.source="https://github.com/horologe/horologe"
+FROM ${PYTHON_IMAGE}
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="horologe" \
+      org.opencontainers.image.description="An MCP server for time: now anywhere, timezone conversion, durations, calendars, DST done right." \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="https://github.com/horologe/horologe" \
+      org.opencontainers.image.licenses="MIT" \
+      io.modelcontextprotocol.server.name="io.github.horologe/horologe"
 RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin horologe
 COPY --from=build /opt/horologe /opt/horologe
 ENV PATH=/opt/horologe/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1
+    PYTHONUNBUFFERED=1 \
+    HOST=0.0.0.0 \
+    PORT=8080
 USER 10001
 EXPOSE 8080
-HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["python", "-c", "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=2).status == 200 else 1)"]
-# Bound to all interfaces inside the container: the Host allow-list must be set (HOROLOGE_HTTP__ALLOWED_HOSTS).
-ENTRYPOINT ["horologe", "serve", "--transport", "http", "--host", "0.0.0.0", "--port", "8080"]
+ENTRYPOINT ["horologe"]

@@ -6,15 +6,23 @@ PYTHON ?= python3
 UV := .tools/bin/uv
 VENV := .venv
 ARGS ?=
+# The version lives in one place, src/horologe/__init__.py; the package (hatch), the bundle, server.json and the
+# image context read it from there.
+VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' src/horologe/__init__.py)
 
-.PHONY: run test test-fast check lint format typecheck clean packages executable bench i18n-extract i18n-update \
-	i18n-compile
+.PHONY: run test test-fast check lint format typecheck clean packages executable bundle image-context dist \
+	release-check bench i18n-extract i18n-update i18n-compile
 
+# uv itself, from PyPI into .tools/: `pip install --target` needs no virtual environment (creating one with pip in it
+# was the slowest step of a fresh set-up); a Python whose own pip is missing (or refuses) gets one from ensurepip.
 $(UV):
-	$(PYTHON) -m venv .tools
-	.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"
+	@echo "horologe: installing uv into .tools/ (once)" >&2
+	PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check --target .tools \
+		"uv>=0.5,<1" 2>/dev/null || { rm -rf .tools && $(PYTHON) -m venv .tools && \
+		.tools/bin/pip install --quiet --disable-pip-version-check "uv>=0.5,<1"; }
 
 $(VENV)/.runtime: $(UV) pyproject.toml uv.lock
+	@echo "horologe: installing the locked dependencies into .venv/ (once)" >&2
 	$(UV) sync --frozen --no-dev --extra fast --extra http --compile-bytecode
 	touch $@
 
@@ -22,8 +30,12 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 	$(UV) sync --frozen --extra fast --extra http --compile-bytecode
 	touch $@ $(VENV)/.runtime
 
-run: $(VENV)/.runtime  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
-	@$(VENV)/bin/horologe serve $(ARGS)
+# stdout belongs to the protocol, from the first run on: the set-up (a sub-make, silent when there is nothing to do)
+# writes to stderr, and the server replaces the shell. A client config that runs this: make --no-print-directory
+# -C /path/to/horologe run (make's own "Entering directory" line, which -C turns on, would reach stdout).
+run:  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
+	@$(MAKE) --no-print-directory -s $(VENV)/.runtime >&2
+	@exec $(VENV)/bin/horologe serve $(ARGS)
 
 # Tests run in parallel (pytest-xdist), a module's tests in one worker (`--dist loadfile`: a module's servers and
 # builds are made once). Process tests wait more than they compute, so `make test` runs two workers per core.
@@ -38,19 +50,19 @@ test-fast: $(VENV)/.dev  ## the inner loop: every test that runs in this process
 TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
 check: $(VENV)/.dev  ## lint, format, type checks (source and tests) and the layer contracts
-	$(UV) run --frozen ruff check src tests bench
-	$(UV) run --frozen ruff format --check src tests bench
+	$(UV) run --frozen ruff check src tests bench release scripts
+	$(UV) run --frozen ruff format --check src tests bench release scripts
 	$(UV) run --frozen mypy
 	$(UV) run --frozen lint-imports
 
 format: $(VENV)/.dev
-	$(UV) run --frozen ruff check --fix src tests
-	$(UV) run --frozen ruff format src tests
+	$(UV) run --frozen ruff check --fix src tests bench release scripts
+	$(UV) run --frozen ruff format src tests bench release scripts
 
 clean:
 	rm -rf .tools $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .coverage.* build dist
 
-# What a release ships, built once into dist/ (tests/e2e/test_artifacts.py runs each from outside the repository):
+# What a release ships, built once into dist/ (tests/release checks each and runs it from outside the repository):
 # the wheel and the sdist (`uv build`), and one file to copy and run, a PEX (github.com/pex-tool/pex) of the locked
 # dependencies and that wheel, the http extra included. The PEX needs a Python 3.11+ on the target; its first run
 # unpacks into ~/.cache/pex (PEX_ROOT), every later run starts straight from there (--sh-boot: no second
@@ -70,9 +82,38 @@ executable: dist/horologe  ## build dist/horologe, a single-file executable (PEX
 dist/horologe: dist/.packages
 	mkdir -p build
 	$(UV) export --quiet --frozen --no-dev --extra http --no-emit-project --no-hashes -o build/requirements.txt
-	$(PEX) -r build/requirements.txt dist/horologe-*.whl -c horologe --venv prepend --sh-boot --compile \
-		--python $(PYTHON) -o $@
-	@ls -l $@
+	$(PEX) -r build/requirements.txt $(WHEEL) -c horologe --venv prepend --sh-boot --compile --python $(PYTHON) -o $@
+
+# The rest of a release, made from the package by `python -m release` (release/): the MCP Bundle (server type uv:
+# the wheel and the locked stdio dependencies), the MCP Registry's server.json (which lists the bundle's SHA-256),
+# and the image's build context (the Dockerfile with VERSION and REVISION filled in, and what it copies).
+WHEEL := dist/horologe-$(VERSION)-py3-none-any.whl
+BUNDLE := dist/horologe-$(VERSION).mcpb
+RELEASE_SOURCES := $(wildcard release/*.py) release/icon.png
+
+bundle: $(BUNDLE)  ## build dist/horologe-<version>.mcpb, the MCP Bundle (Claude Desktop's one-click install)
+
+$(BUNDLE): dist/.packages $(RELEASE_SOURCES) $(VENV)/.dev
+	mkdir -p build
+	$(UV) export --quiet --frozen --no-dev --no-emit-project --no-hashes -o build/bundle-requirements.txt
+	$(VENV)/bin/python -m release bundle --wheel $(WHEEL) --requirements build/bundle-requirements.txt --uv $(UV)
+
+dist/server.json: $(BUNDLE)
+	$(VENV)/bin/python -m release server-json
+
+image-context: dist/image/Dockerfile  ## build dist/image/, what `docker build` of a release reads
+
+dist/image/Dockerfile: Dockerfile $(SOURCES) $(RELEASE_SOURCES) $(VENV)/.dev
+	$(VENV)/bin/python -m release image-context
+
+dist: dist/horologe $(BUNDLE) dist/server.json dist/image/Dockerfile  ## build everything a release ships into dist/
+
+# tests/release builds `make dist` once (as `make test` does) and checks every artefact: twine, the registry's schema,
+# mcpb validate, identity and version in every file that names them, a smoke run of each from a fresh cache. A failed
+# check is one line naming the artefact and the check. `make test` runs the same tests among all the others.
+release-check: $(VENV)/.dev  ## build and check everything a release ships (docs/releasing.md)
+	tests/interop/install.sh >&2
+	$(UV) run --frozen pytest tests/release -p no:cacheprovider -q --tb=no -rN -n 2 --dist loadfile
 
 # Catalogs (SEP-2792): extract our strings, merge them into every language's .po, compile the shipped .mo files.
 LOCALES := src/horologe/i18n/locales

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from needs import require_shared  # noqa: E402  (bench/, the script's own directory)
+
 from tests.e2e.conftest import free_port, start_http_server  # noqa: E402
 from tests.e2e.test_ratelimit_redis import Redis  # noqa: E402
 from tests.http.auth.issuer import Issuer, new_key, serve  # noqa: E402  (the tests' real issuer, reused)

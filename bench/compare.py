@@ -8,8 +8,8 @@ Servers (peers installed on first use by bench/peers.py under .bench/):
   (../shared/tools/baseline_stdio.py), the limit. Both in the 2025-11-25 era (neither speaks 2026-07-28).
 
 Work (bench/mix.py): `paired` is the same questions in each server's vocabulary (get_current_time and convert_time,
-what the official server has); `full` is horologe's weighted mix of the seed's six tools and
-resolve_time_expression. Half of all calls carry a language. Ratios compare paired work only; the full mix is
+what the official server has); `full` is horologe's weighted mix on its default surface (bench/mix.py). Half of
+all calls carry a language. Ratios compare paired work only; the full mix is
 reported beside it. Measurements are alternated in rounds (the order reversed every other round); each ratio is the
 median of the ratios taken within a round. CPU steal (/proc/stat) is recorded around every measurement.
 

@@ -1,7 +1,7 @@
 """The realistic mix every benchmark sends: the calls a model makes on the work users bring, with real arguments.
 
-- `FULL`: horologe's mix, weighted: the seed's six tools (get_current_time, convert_timezone, format_time,
-  add_time, calculate_duration (the seed's time_difference), get_timezone_info) and resolve_time_expression,
+- `FULL`: horologe's mix, weighted, on its default surface: get_current_time, convert_timezone (formats, Unix time
+  and times in words among them), add_time, calculate_duration, get_timezone_info and resolve_time_expression,
   with realistic zones and timestamps (DST edges among them).
 - `PAIRED`: the work the official `mcp-server-time` can do too (get_current_time and convert_time), written once
   per server in that server's own vocabulary, so a ratio compares the same question answered by each.
@@ -32,8 +32,10 @@ FULL: list[tuple[int, str, dict[str, Any]]] = [
     (5, "convert_timezone", {"timestamp": "2026-03-29T01:30:00", "from_timezone": "Europe/London",
                              "to_timezone": "Asia/Singapore"}),
     (4, "convert_timezone", {"timestamp": "2026-07-14T09:00:00Z", "to_timezone": "Australia/Sydney"}),
-    (4, "format_time", {"timestamp": "2026-07-14T09:00:00Z", "format": "rfc2822", "timezone": "Europe/Paris"}),
-    (3, "format_time", {"timestamp": 1795632325, "format": "iso8601", "timezone": "America/Sao_Paulo"}),
+    (4, "convert_timezone", {"timestamp": "2026-07-14T09:00:00Z", "to_timezone": "Europe/Paris",
+                             "format": "rfc2822"}),
+    (3, "convert_timezone", {"timestamp": 1795632325, "to_timezone": "America/Sao_Paulo"}),
+    (3, "convert_timezone", {"timestamp": "next Tuesday 4pm", "to_timezone": "Asia/Tokyo"}),
     (4, "add_time", {"timestamp": "2026-01-30T10:00:00", "amount": "P1M", "timezone": "America/Los_Angeles"}),
     (3, "add_time", {"timestamp": "2026-10-24T22:00:00+02:00", "amount": "PT36H", "timezone": "Europe/Berlin"}),
     (4, "calculate_duration", {"start_time": "2026-03-01T09:00:00+01:00", "end_time": "2026-04-15T17:30:00+02:00"}),

@@ -126,7 +126,7 @@ def main() -> int:
             [*HOROLOGE, "--toolsets", "core,relative,calendar"],
             None,
         ),
-        ("horologe, the seed's six (core)", [*HOROLOGE, "--toolsets", "core"], None),
+        ("horologe, core (now, conversion, durations, zone facts)", [*HOROLOGE, "--toolsets", "core"], None),
         ("horologe, every toolset (all)", [*HOROLOGE, "--toolsets", "all"], None),
     ]
     if args.before is not None:

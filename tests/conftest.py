@@ -10,7 +10,6 @@ SDK's interaction suite chooses its cells per requirement. Nothing listens on a 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import tempfile
@@ -31,11 +30,9 @@ from mcp.server.lowlevel.server import Server
 
 from horologe.clock import FixedClock
 from horologe.config import Settings, load_settings
-from horologe.core.errors import InvalidTimezone
-from horologe.core.zones import resolve_zone
 from horologe.http.app import create_app
-from horologe.places import gazetteer
 from horologe.protocol.server import build_server
+from horologe.tools.reading import warm
 from tests.asgi import running
 from tests.stdio_pipe import PipeTransport
 
@@ -90,16 +87,16 @@ def settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def places_table_in_use() -> None:
-    """Build the places table and its indexes once per worker, before the first test.
+def warmed() -> None:
+    """Compile the grammar and build the places table, its indexes and the holiday data once per worker, before the
+    first test, as a serving process does at start (`horologe.tools.reading.warm_in_background`).
 
-    The first lookup that reaches it (a misspelt zone's suggestions) builds it: a fraction of a CPU second, but many
-    wall seconds on a heavily loaded machine under coverage, spent from that call's tool budget, so the first
-    unlucky test saw `budget_exceeded` instead of the behaviour it checks. What the first use costs is measured by
-    benchmarks, not asserted by tests.
+    The first phrase or misspelt zone that reaches them builds them: a fraction of a CPU second, but many wall
+    seconds on a heavily loaded machine under coverage, spent from that call's tool budget, so the first unlucky test
+    saw `budget_exceeded` instead of the behaviour it checks. What the first use costs is measured by benchmarks, not
+    asserted by tests.
     """
-    with contextlib.suppress(InvalidTimezone):
-        resolve_zone("Europe/Viena", places=gazetteer(), now=FIXED_NOW)
+    warm()
 
 
 @pytest.fixture

@@ -20,10 +20,14 @@ SAMPLES: Final[dict[str, list[dict[str, Any]]]] = {
         {"timestamp": "2025-08-17T10:30:00Z", "from_timezone": "UTC", "to_timezone": "America/New_York"},
         {"timestamp": "2026-03-08 02:30", "from_timezone": "America/New_York", "to_timezone": "UTC"},
         {"timestamp": "2026-11-01T01:30:00", "from_timezone": "America/New_York", "to_timezone": "Tokyo"},
+        {"timestamp": "next Tuesday 4pm", "to_timezone": "Asia/Kolkata", "format": "human"},
+        {"timestamp": "9am PST", "to_timezone": "Europe/London"},
     ],
     "calculate_duration": [
         {"start_time": "2025-08-17T10:30:00Z", "end_time": "2025-08-17T11:30:00Z", "units": "hours"},
         {"start_time": "2026-01-01", "end_time": "2026-02-02T03:00:00Z"},
+        {"start_time": "now", "end_time": "Christmas", "units": "days", "timezone": "Europe/Vienna"},
+        {"start_time": "2026-03-29T02:30", "end_time": "2026-03-28T01:00", "timezone": "Europe/Vienna"},
     ],
     "format_time": [
         {"timestamp": 1723890600, "format": "rfc2822", "timezone": "Europe/Vienna"},
@@ -42,11 +46,15 @@ SAMPLES: Final[dict[str, list[dict[str, Any]]]] = {
         {"expression": "tomorrow", "timezone": "Europe/Vienna"},
         {"expression": "next Tuesday", "timezone": "America/New_York"},
         {"expression": "letzte Woche", "locale": "de-AT"},
+        {"expression": "every second Tuesday at 10:00", "count": 3},
+        {"expression": "Easter 2027", "timezone": "Europe/Vienna"},
+        {"expression": "tomorrow at 2:30", "timezone": "Europe/Vienna", "reference_time": "2026-03-28T12:00"},
     ],
     "add_time": [
         {"timestamp": "2026-01-31T10:00", "amount": "P1M", "timezone": "Europe/Vienna"},
         {"timestamp": "2026-03-28T02:30", "amount": "P1D", "timezone": "Europe/Vienna"},
         {"timestamp": "now", "amount": "90 days"},
+        {"timestamp": "2026-03-28T12:00", "amount": "P1D", "timezone": "Europe/Vienna"},
     ],
     "business_days": [
         {"country": "US", "start_date": "2025-01-01", "end_date": "2026-01-01"},
@@ -59,6 +67,7 @@ SAMPLES: Final[dict[str, list[dict[str, Any]]]] = {
     "date_info": [
         {},
         {"date": "2025-09-23T23:30:00Z", "timezone": "Asia/Tokyo", "locale": "en_US"},
+        {"date": "next Friday"},
     ],
     "next_occurrences": [
         {"rule": "FREQ=DAILY;BYHOUR=2;BYMINUTE=30", "timezone": "America/New_York", "count": 3},

@@ -35,7 +35,7 @@ def test_tools_lists_the_offered_tools(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["tools", "--toolsets", "all"]) == 0
     assert capsys.readouterr().out.count("\n") == len(catalog.TOOLS)
     assert main(["tools", "--toolsets", "core"]) == 0
-    assert capsys.readouterr().out.count("\n") == 6
+    assert capsys.readouterr().out.count("\n") == len(catalog.TOOLSETS["core"])
 
 
 def test_call_runs_a_tool_in_process(capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,7 +44,7 @@ def test_call_runs_a_tool_in_process(capsys: pytest.CaptureFixture[str]) -> None
     )
     assert code == 0
     body = json.loads(capsys.readouterr().out)
-    assert body["original"]["dst"]["dst_gap"] is True and body["utc"] == "2026-03-29T01:30:00Z"
+    assert body["original"]["dst"]["dst_gap"] is True and body["converted"]["timestamp"] == "2026-03-29T01:30:00Z"
 
 
 def test_call_with_a_bad_argument_reports_the_error_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,7 +54,34 @@ def test_call_with_a_bad_argument_reports_the_error_and_fails(capsys: pytest.Cap
 
 def test_call_of_an_unknown_tool_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["call", "get_weather"]) == 2
-    assert "Unknown tool" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("horologe: Unknown tool 'get_weather'.") and "Did you mean" not in err
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("get_curent_time", "get_current_time"),
+        ("convert_time", "convert_timezone"),
+        ("next_occurences", "next_occurrences"),
+    ],
+)
+def test_a_mistyped_tool_name_gets_a_did_you_mean(capsys: pytest.CaptureFixture[str], typed: str, meant: str) -> None:
+    assert main(["call", typed]) == 2
+    assert f"Did you mean {meant}" in capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("level", ["info", "Debug", "WARNING"])
+def test_log_levels_are_taken_in_any_case(capsys: pytest.CaptureFixture[str], level: str) -> None:
+    assert main(["tools", "--log-level", level]) == 0
+    assert "get_current_time" in capsys.readouterr().out
+
+
+def test_an_unknown_log_level_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["tools", "--log-level", "loud"])
+    err = capsys.readouterr().err
+    assert raised.value.code == 2 and "invalid choice: 'LOUD'" in err and "DEBUG" in err
 
 
 def test_bad_default_timezone_flag_stops_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,15 +105,15 @@ def test_an_argument_that_is_not_key_value_is_refused_before_anything_runs(
 
 
 def test_values_are_json_when_they_parse_and_text_otherwise(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["call", "list_timezones", "limit=2", "region=Europe"]) == 0
-    assert json.loads(capsys.readouterr().out)["count"] == 2
+    assert main(["call", "--toolsets", "zones", "list_timezones", "limit=2", "region=Europe"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["timezones"]) == 2
 
 
 @pytest.mark.e2e
 def test_a_reader_that_leaves_early_ends_the_call_quietly() -> None:
     # A large answer, on a budget a loaded machine cannot exhaust (the first call over all zones computes their rules).
-    command = [sys.executable, "-m", "horologe", "call", "list_timezones", "limit=1000", "include_aliases=true"]
-    command += ["--tool-budget", "300"]
+    command = [sys.executable, "-m", "horologe", "call", "--toolsets", "zones", "list_timezones", "limit=1000"]
+    command += ["include_aliases=true", "--tool-budget", "300"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.readline()

@@ -19,6 +19,11 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         "HOROLOGE_DEFAULT_TIMEZONE",
         "HOROLOGE_TIME__DEFAULT_TIMEZONE",
         "HOROLOGE_LOG_LEVEL",
+        "HOROLOGE_TOOLSETS",
+        "HOST",
+        "PORT",
+        "HOROLOGE_SERVER__HOST",
+        "HOROLOGE_SERVER__PORT",
     ):
         monkeypatch.delenv(name, raising=False)
 
@@ -60,7 +65,7 @@ def test_a_hosts_legacy_key_keeps_its_database_meaning_and_a_typed_one_follows_t
 ) -> None:
     monkeypatch.setattr(tzlocal, "get_localzone_name", lambda: "EST")
     host = default_zone_from(load_settings(overrides={"time": {"default_timezone": "local"}}))
-    assert (host.key, host.kind, host.canonical) == ("EST", "alias", "America/Panama")  # UTC-5 all year
+    assert (host.key, host.kind, host.canonical) == ("America/Panama", "alias", "America/Panama")  # UTC-5 all year
     typed = default_zone_from(load_settings(overrides={"time": {"default_timezone": "EST"}}))
     assert (typed.key, typed.kind) == ("America/New_York", "abbreviation")
 
@@ -118,6 +123,36 @@ def test_flags_beat_environment_beats_file(tmp_path: Path, monkeypatch: pytest.M
     assert load_settings(path).time.default_timezone == "America/Chicago"
     flags = {"time": {"default_timezone": "Australia/Sydney"}}
     assert load_settings(path, flags).time.default_timezone == "Australia/Sydney"
+
+
+def test_port_and_host_as_hosting_platforms_set_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, {"server": {"port": 9000}})
+    monkeypatch.setenv("PORT", "3000")
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    settings = load_settings(path)
+    assert (settings.server.host, settings.server.port) == ("0.0.0.0", 3000)  # over the file
+    monkeypatch.setenv("HOROLOGE_SERVER__PORT", "4000")
+    assert load_settings(path).server.port == 4000  # horologe's own name over the platform's
+    assert load_settings(path, {"server": {"port": 5000}}).server.port == 5000  # and a flag over both
+    monkeypatch.setenv("PORT", "eighty")
+    monkeypatch.delenv("HOROLOGE_SERVER__PORT")
+    with pytest.raises(ConfigError, match=r"server\.port"):
+        load_settings()
+
+
+def test_a_flat_variable_left_empty_counts_as_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a client's settings form left blank passes on (an MCP bundle's user_config, a compose file).
+    for name in ("DEFAULT_TIMEZONE", "HOROLOGE_TOOLSETS", "HOROLOGE_LOG_LEVEL", "PORT", "HOST"):
+        monkeypatch.setenv(name, "")
+    settings = load_settings()
+    assert settings.time.default_timezone == "auto" and settings.capabilities.toolsets == ("default",)
+    assert settings.logging.level == "INFO" and (settings.server.host, settings.server.port) == ("127.0.0.1", 8080)
+
+
+@pytest.mark.parametrize("level", ["info", "Info", " debug ", "WARNING"])
+def test_log_levels_in_any_case(monkeypatch: pytest.MonkeyPatch, level: str) -> None:
+    monkeypatch.setenv("HOROLOGE_LOG_LEVEL", level)
+    assert load_settings().logging.level == level.strip().upper()
 
 
 def test_file_values_merge_with_flags_of_the_same_section(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""The shipped deployment files: versioned images, the state key from a secret, in-cluster names in any namespace."""
+"""The shipped deployment files: versioned images serving HTTP, the state key from a secret, in-cluster names in any
+namespace, Kubernetes' recommended labels and a disruption budget."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ import pytest
 import yaml
 
 from horologe import __version__
+from horologe.cli import build_parser
 from horologe.http.hosts import AccessPolicy
+from release.identity import identity
+from release.image import DOCKERFILE, read
 
 ROOT = Path(__file__).parents[1]
-IMAGE = f"ghcr.io/horologe/horologe:{__version__}"
+IMAGE = f"{identity().image}:{__version__}"
+STABLE = {"app.kubernetes.io/name": "horologe", "app.kubernetes.io/instance": "horologe"}
 
 
 def k8s(name: str) -> dict[str, Any]:
@@ -59,3 +64,29 @@ def test_the_ingress_routes_its_host_to_the_service() -> None:
     assert backend == {"name": k8s("service.yaml")["metadata"]["name"], "port": {"name": "http"}}
     hosts = json.loads(next(e for e in container_env() if e["name"] == "HOROLOGE_HTTP__ALLOWED_HOSTS")["value"])
     assert rule["host"] in hosts
+
+
+def test_compose_and_kubernetes_run_the_image_as_an_http_server() -> None:
+    entrypoint = read(DOCKERFILE.read_text(encoding="utf-8")).entrypoint
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    container = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"][0]
+    for arguments in (compose["services"]["horologe-1"]["command"], container["args"]):
+        command = [*entrypoint, *arguments]
+        assert command[0] == "horologe" and build_parser().parse_args(command[1:]).transport == "http"
+
+
+def test_kubernetes_objects_carry_the_recommended_labels_and_select_by_the_stable_ones() -> None:
+    deployment = k8s("deployment.yaml")
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert pod_labels["app.kubernetes.io/version"] == deployment["metadata"]["labels"]["app.kubernetes.io/version"]
+    assert pod_labels["app.kubernetes.io/version"] == __version__
+    assert deployment["spec"]["selector"]["matchLabels"] == STABLE and STABLE.items() <= pod_labels.items()
+    assert k8s("service.yaml")["spec"]["selector"] == STABLE
+    for name in ("deployment.yaml", "service.yaml", "hpa.yaml", "ingress.yaml", "pdb.yaml"):
+        assert STABLE.items() <= k8s(name)["metadata"]["labels"].items(), name
+
+
+def test_a_disruption_budget_keeps_a_replica_serving_through_a_drain() -> None:
+    budget = k8s("pdb.yaml")
+    assert budget["kind"] == "PodDisruptionBudget" and budget["spec"]["selector"]["matchLabels"] == STABLE
+    assert budget["spec"]["minAvailable"] == 1 < k8s("hpa.yaml")["spec"]["minReplicas"]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterator
 
 import pytest
 
-from horologe.logs import configure_logging
+from horologe.logs import configure_logging, json_line, timestamp
+
+MILLISECONDS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
 
 class Stderr:
@@ -44,21 +47,35 @@ def test_json_lines_carry_level_logger_message_and_the_traceback(stderr: Stderr)
         raise RuntimeError("boom")
     except RuntimeError:
         logging.getLogger("horologe.http").exception("failed")
-    first, second = (json.loads(line) for line in stderr.getvalue().splitlines())
+    raw_first, raw_second = stderr.getvalue().splitlines()
+    first, second = json.loads(raw_first), json.loads(raw_second)
+    assert list(first) == ["ts", "level", "logger", "message"] and raw_first == json_line(first)  # compact, one shape
     assert first["level"] == "INFO" and first["logger"] == "horologe" and first["message"] == "hello wörld"
-    assert first["ts"].endswith("Z")
+    assert MILLISECONDS.fullmatch(first["ts"]), first["ts"]
     assert second["level"] == "ERROR" and "RuntimeError: boom" in second["exception"]
 
 
-def test_uvicorns_start_line_becomes_the_listening_line(stderr: Stderr) -> None:
-    configure_logging("INFO", "json")
+@pytest.mark.parametrize(
+    ("seconds", "written"),
+    [
+        (0.0, "1970-01-01T00:00:00.000Z"),
+        (1774746000.25, "2026-03-29T01:00:00.250Z"),
+        (1774746059.9999, "2026-03-29T01:00:59.999Z"),
+    ],
+)
+def test_timestamps_are_utc_with_milliseconds(seconds: float, written: str) -> None:
+    assert timestamp(seconds) == written
+
+
+def test_uvicorns_loggers_propagate_and_its_access_lines_are_dropped(stderr: Stderr) -> None:
     uvicorn = logging.getLogger("uvicorn.error")
     uvicorn.handlers.append(logging.NullHandler())  # what uvicorn's own configuration would have left
     configure_logging("INFO", "json")
     assert uvicorn.handlers == [] and uvicorn.propagate
-    uvicorn.info("Uvicorn running on %s://%s:%d (Press CTRL+C to quit)", "http", "127.0.0.1", 8123)
+    uvicorn.info("Started server process [%d]", 1)
+    logging.getLogger("uvicorn.access").info('127.0.0.1:1 - "GET /healthz HTTP/1.1" 200')  # horologe writes its own
     (record,) = (json.loads(line) for line in stderr.getvalue().splitlines())
-    assert record["message"] == "listening on http://127.0.0.1:8123/mcp" and record["logger"] == "horologe"
+    assert record["message"] == "Started server process [1]" and record["logger"] == "uvicorn.error"
 
 
 def test_text_lines_for_stdio_and_the_sdks_chatter_only_from_debug(stderr: Stderr) -> None:
@@ -67,7 +84,8 @@ def test_text_lines_for_stdio_and_the_sdks_chatter_only_from_debug(stderr: Stder
     logging.getLogger("mcp.server").warning("something the operator should see")
     logging.getLogger("horologe").debug("hidden at INFO")
     (line,) = stderr.getvalue().splitlines()
-    assert line.endswith("WARNING mcp.server: something the operator should see")
+    stamp, _, rest = line.partition(" ")
+    assert MILLISECONDS.fullmatch(stamp) and rest == "WARNING mcp.server: something the operator should see"
     configure_logging("DEBUG", "text")
     logging.getLogger("mcp.server").info("now shown")
     assert stderr.getvalue().splitlines()[-1].endswith("INFO mcp.server: now shown")

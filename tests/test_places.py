@@ -10,8 +10,10 @@ from importlib.resources import files
 import pytest
 
 from horologe.core import tzdb
+from horologe.core.client_context import read_client_context
 from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
-from horologe.core.zones import fold, resolve_zone
+from horologe.core.gazetteer import fold
+from horologe.core.zones import resolve_zone
 from horologe.places import TABLE, gazetteer, zone_at
 
 JULY = datetime(2026, 7, 1, 12, tzinfo=UTC)
@@ -92,7 +94,7 @@ def test_former_names(text: str, zone: str, place: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "zone"),
-    [("Japan", "Japan"), ("India", "Asia/Kolkata"), ("Japon", "Asia/Tokyo"), ("日本", "Asia/Tokyo"),
+    [("Japan", "Asia/Tokyo"), ("India", "Asia/Kolkata"), ("Japon", "Asia/Tokyo"), ("日本", "Asia/Tokyo"),
      ("Indien", "Asia/Kolkata"), ("Autriche", "Europe/Vienna"), ("Österreich", "Europe/Vienna")],
 )  # fmt: skip
 def test_countries_with_one_zone(text: str, zone: str) -> None:
@@ -129,7 +131,7 @@ def test_the_united_states_main_zones_are_its_four_big_clocks_first() -> None:
 
 @pytest.mark.parametrize(
     ("text", "candidates"),
-    [("Springfield", ("America/Chicago", "America/New_York")), ("Valencia", ("America/Caracas", "Europe/Madrid"))],
+    [("Springfield", ("America/Chicago", "America/New_York")), ("Valencia", ("Europe/Madrid", "America/Caracas"))],
 )
 def test_cities_of_similar_size_in_different_zones_are_ambiguous(text: str, candidates: tuple[str, ...]) -> None:
     with pytest.raises(AmbiguousTimezone) as caught:
@@ -213,6 +215,279 @@ def test_the_packaged_table_names_only_zones_of_this_tzdata_and_is_folded_as_the
     text = gzip.decompress(files("horologe.data").joinpath(TABLE).read_bytes()).decode("utf-8")
     rows = [line.split("\t") for line in text.splitlines() if line.startswith("c\t")]
     assert len(rows) > 30_000
-    assert {row[6] for row in rows} <= tzdb.zone_names()
+    assert {row[7] for row in rows} <= tzdb.zone_names()
     assert all(row[2].split("|")[0] == fold(row[1]) for row in rows)
+    regions = [line.split("\t") for line in text.splitlines() if line.startswith("r\t")]
+    assert len(regions) > 3_000
+    assert {entry.split("=")[0] for row in regions for entry in row[8].split("|")} <= tzdb.zone_names()
+    assert all(name == fold(name) for row in regions for name in row[4].split("|") + row[5].split("|"))
     assert "GeoNames" in text.splitlines()[0] and "CC BY 4.0" in text.splitlines()[0]
+
+
+# --- issue 27: qualified places, regions, coordinates, more scripts ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Santiago, Chile", "America/Santiago"),
+        ("Sydney, Australia", "Australia/Sydney"),
+        ("Vienna, Austria", "Europe/Vienna"),
+        ("Vienna, AT", "Europe/Vienna"),
+        ("Vienna, at", "Europe/Vienna"),
+        ("Portland, Oregon", "America/Los_Angeles"),
+        ("Portland, OR", "America/Los_Angeles"),
+        ("Portland, Maine", "America/New_York"),
+        ("Portland, ME, US", "America/New_York"),
+        ("Portland, Oregon, USA", "America/Los_Angeles"),
+        ("Washington, DC", "America/New_York"),
+        ("Washington, D.C.", "America/New_York"),
+        ("London, ON", "America/Toronto"),
+        ("London, UK", "Europe/London"),
+        ("Sydney, NSW", "Australia/Sydney"),
+        ("Springfield, Illinois", "America/Chicago"),
+        ("Springfield, Massachusetts", "America/New_York"),
+        # the qualifier in the six languages and six more scripts
+        ("Wien, Österreich", "Europe/Vienna"),  # de
+        ("Viena, Austria", "Europe/Vienna"),  # es
+        ("Vienne, Autriche", "Europe/Vienna"),  # fr
+        ("ウィーン, オーストリア", "Europe/Vienna"),  # ja
+        ("维也纳, 奥地利", "Europe/Vienna"),  # zh-Hans
+        ("Вена, Австрия", "Europe/Vienna"),  # ru
+        ("Відень, Австрія", "Europe/Vienna"),  # uk
+        ("빈, 오스트리아", "Europe/Vienna"),  # ko
+        ("فيينا, النمسا", "Europe/Vienna"),  # ar
+        ("Βιέννη, Αυστρία", "Europe/Vienna"),  # el
+        ("וינה, אוסטריה", "Europe/Vienna"),  # he
+        # without the comma, where only one split names a place
+        ("Portland Oregon", "America/Los_Angeles"),
+        ("Paris France", "Europe/Paris"),
+        ("Sydney Australia", "Australia/Sydney"),
+    ],
+)
+def test_qualified_places_by_country_or_state_in_names_and_codes(text: str, zone: str) -> None:
+    assert resolve(text) == (zone, "city")
+
+
+def test_a_qualifier_that_does_not_match_says_so_and_names_the_places_that_do() -> None:
+    error = unknown("Vienna, Germany")
+    assert "There is no 'Vienna' in 'Germany' that we know" in str(error)
+    assert "'Vienna, AT' (Europe/Vienna, UTC+02:00)" in str(error)
+    assert error.suggestions[0] == "Europe/Vienna"
+
+
+def test_an_unknown_qualifier_names_the_forms_accepted() -> None:
+    error = unknown("Vienna, Narnia")
+    assert "'Narnia' in 'Vienna, Narnia' is neither a country nor a state or province we know." in str(error)
+    assert "'Portland, Oregon'" in str(error) and "'48.21, 16.37'" in str(error)
+
+
+@pytest.mark.parametrize("text", ["Vienna, , Austria", "a, b, c, d", "Vienna, Austria, Europe, Earth"])
+def test_a_broken_qualified_name_is_refused_with_the_form(text: str) -> None:
+    assert "write a city and then its state or country" in str(unknown(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        # the issue's regions, answered before by a same-named small place elsewhere
+        ("Arizona", "America/Phoenix"),
+        ("Colorado", "America/Denver"),
+        ("Virginia", "America/New_York"),
+        ("Montana", "America/Denver"),
+        ("Oregon", "America/Los_Angeles"),
+        ("Ontario", "America/Toronto"),
+        ("Goa", "Asia/Kolkata"),
+        ("Bali", "Asia/Makassar"),
+        ("Tuscany", "Europe/Rome"),
+        ("Bavaria", "Europe/Berlin"),
+        ("Xinjiang", "Asia/Shanghai"),  # Beijing time, as its cities and coordinates are read
+        # by name in the six languages and six more scripts
+        ("Bayern", "Europe/Berlin"),  # de (and native)
+        ("Bavière", "Europe/Berlin"),  # fr
+        ("Toscana", "Europe/Rome"),  # es (and native)
+        ("バイエルン", "Europe/Berlin"),  # ja
+        ("巴伐利亚", "Europe/Berlin"),  # zh-Hans
+        ("Бавария", "Europe/Berlin"),  # ru
+        ("Баварія", "Europe/Berlin"),  # uk
+        ("온타리오", "America/Toronto"),  # ko
+        ("Βιρτζίνια", "America/New_York"),  # el
+        ("אריזונה", "America/Phoenix"),  # he
+        ("Queensland, Australia", "Australia/Brisbane"),
+    ],
+)
+def test_regions_of_one_clock_resolve_to_it(text: str, zone: str) -> None:
+    assert resolve(text) == (zone, "region")
+
+
+@pytest.mark.parametrize(("text", "zone"), [("Belize", "America/Belize"), ("Odessa", "Europe/Kyiv"),
+                                            ("Vila Real", "Europe/Lisbon"), ("Sinnār", "Africa/Khartoum")])  # fmt: skip
+def test_an_area_is_never_answered_by_a_smaller_namesake_elsewhere(text: str, zone: str) -> None:
+    # a city inside the area under another name of it (Belize City, Odesa) stands for the area with its weight
+    assert resolve(text)[0] == zone
+
+
+def test_an_area_of_several_clocks_is_not_answered_by_a_city_once_named_like_it() -> None:
+    with pytest.raises(AmbiguousTimezone, match="Nayarit, MX keeps 2 clocks"):
+        resolve("Nayarit, Mexico")  # 'Nayarit' is also an other name of Tepic, its capital
+
+
+def test_a_region_of_one_main_clock_names_the_others() -> None:
+    zone = resolve_zone("Texas", places=gazetteer())
+    assert (zone.key, zone.kind, zone.place, zone.others) == (
+        "America/Chicago",
+        "region",
+        "Texas, US",
+        ("America/Denver",),
+    )
+
+
+@pytest.mark.parametrize(("text", "zones"), [("Indiana", ("America/Indiana/Indianapolis", "America/Chicago")),
+                                             ("Kentucky", ("America/New_York", "America/Chicago"))])  # fmt: skip
+def test_a_region_of_several_clocks_is_refused_with_its_main_zones_and_offsets(
+    text: str, zones: tuple[str, ...]
+) -> None:
+    with pytest.raises(AmbiguousTimezone) as caught:
+        resolve(text)
+    assert caught.value.suggestions[:2] == zones
+    assert f"keeps 2 clocks: '{zones[0]}' (UTC" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "country", "zone"),
+    [
+        # a city in the client's country beats a foreign country's name
+        ("Salvador", "BR", "America/Bahia"),
+        ("Granada", "ES", "Europe/Madrid"),
+        ("Armenia", "CO", "America/Bogota"),
+        ("Bo", "SL", "Africa/Freetown"),
+        ("Guadalupe", "MX", "America/Monterrey"),
+        ("LA", "US", "America/Los_Angeles"),
+        ("Georgia", "US", "America/New_York"),
+        ("Georgia", "GE", "Asia/Tbilisi"),
+    ],
+)
+def test_the_clients_country_ranks_its_places_first(text: str, country: str, zone: str) -> None:
+    assert resolve(text, country)[0] == zone
+
+
+@pytest.mark.parametrize(("text", "zone"), [("Salvador", "America/Bahia"), ("Islamabad", "Asia/Karachi"),
+                                            ("Cancún", "America/Cancun"), ("Armenia", "Asia/Yerevan")])  # fmt: skip
+def test_a_citys_own_name_beats_another_places_foreign_or_former_name(text: str, zone: str) -> None:
+    assert resolve(text)[0] == zone
+
+
+@pytest.mark.parametrize(
+    ("text", "candidates"),
+    [
+        ("Georgia", {"America/New_York", "Asia/Tbilisi"}),
+        ("Washington", {"America/Los_Angeles", "America/New_York"}),
+        ("LA", {"America/Los_Angeles", "Asia/Vientiane"}),
+        # a province and its town against a foreign city of the name
+        ("Armavir", {"Asia/Yerevan", "Europe/Moscow"}),
+        ("San Juan", {"America/Argentina/San_Juan", "America/Puerto_Rico"}),
+    ],
+)
+def test_a_tie_between_places_of_other_clocks_is_refused_never_guessed(text: str, candidates: set[str]) -> None:
+    with pytest.raises(AmbiguousTimezone) as caught:
+        resolve(text)
+    assert set(caught.value.suggestions) == candidates
+    assert "Add the country or state" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Москва", "Europe/Moscow"),  # ru
+        ("Київ", "Europe/Kyiv"),  # uk
+        ("서울", "Asia/Seoul"),  # ko
+        ("القاهرة", "Africa/Cairo"),  # ar
+        ("Αθήνα", "Europe/Athens"),  # el
+        ("תל אביב", "Asia/Jerusalem"),  # he
+        ("Venedig", "Europe/Rome"),  # de
+        ("Venise", "Europe/Rome"),  # fr
+        ("Venecia", "Europe/Rome"),  # es
+    ],
+)
+def test_city_names_in_more_scripts_and_of_smaller_cities(text: str, zone: str) -> None:
+    assert resolve(text) == (zone, "city")
+
+
+@pytest.mark.parametrize(
+    "text", ["48.2082, 16.3738", "48.2082,16.3738", "48.2°N 16.4°E", "48°12′30″N 16°22′21″E", "N 48.2 E 16.4"]
+)
+def test_coordinates_typed_as_a_zone(text: str) -> None:
+    zone = resolve_zone(text, places=gazetteer())
+    assert (zone.key, zone.kind) == ("Europe/Vienna", "coordinates")
+    assert zone.reading() == {"input": text, "timezone": "Europe/Vienna", "read_as": "coordinates", "place": zone.place}
+
+
+def test_one_place_one_answer_by_name_and_by_coordinates() -> None:
+    """Xinjiang keeps Beijing time by name, by its cities and by coordinates (the decision: official time)."""
+    by_name = {resolve(text)[0] for text in ("Ürümqi", "Urumqi", "Kashgar", "Xinjiang")}
+    by_coordinates = {resolve(text)[0] for text in ("43.8, 87.6", "39.47, 75.99")}
+    assert by_name == by_coordinates == {"Asia/Shanghai"}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("95, 10", "Latitude 95 in '95, 10' is out of range"),
+        ("10, 200", "Longitude 200 in '10, 200' is out of range"),
+        ("48.2", "'48.2' is not a pair of coordinates"),
+        ("48.2°N", "'48.2°N' is not a pair of coordinates"),
+        ("48.2°N 16.4°N", "gives two latitudes or two longitudes"),
+        ("1.2.3", "'1.2.3' is not a pair of coordinates"),
+        ("48.2, 16.3, 5", "is not a pair of coordinates"),
+    ],
+)
+def test_coordinates_that_cannot_be_read_are_refused_clearly(text: str, message: str) -> None:
+    error = unknown(text)
+    assert message in str(error)
+    assert "'48.2082, 16.3738'" in str(error)
+
+
+def test_an_unknown_place_names_the_forms_accepted_and_the_nearest_places() -> None:
+    error = unknown("Mumbaii, India")
+    assert "Unknown place or timezone 'Mumbaii, India'." in str(error)
+    assert "Did you mean 'Mumbai, IN' (Asia/Kolkata, UTC+05:30)?" in str(error)
+    assert "a city with its country or state ('Vienna, Austria', 'Portland, Oregon')" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Singapore", "Asia/Singapore"),
+        ("Australia/Queensland", "Australia/Brisbane"),
+        ("US/Eastern", "America/New_York"),
+    ],
+)
+def test_legacy_names_are_answered_by_their_current_zone_and_the_reading_says_so(text: str, zone: str) -> None:
+    resolved = resolve_zone(text, places=gazetteer())
+    assert resolved.key == zone
+    assert resolved.reading() == {"input": text, "timezone": zone, "read_as": "alias"}
+
+
+def test_the_table_loads_names_of_twelve_languages() -> None:
+    places = gazetteer()
+    assert {places.countries[name] for name in ("австрия", "오스트리아", "النمسا", "αυστρια", "אוסטריה")} == {"AT"}
+
+
+@pytest.mark.parametrize(
+    ("location", "zone"),
+    [
+        ({"city": "Portland", "region": "Maine", "country": "US"}, "America/New_York"),
+        ({"city": "Portland", "region": "OR", "country": "US"}, "America/Los_Angeles"),
+        ({"region": "Bavaria", "country": "DE"}, "Europe/Berlin"),
+        ({"region": "Queensland", "country": "AU"}, "Australia/Brisbane"),
+    ],
+)
+def test_the_client_contexts_region_places_its_user(location: dict[str, str], zone: str) -> None:
+    context = read_client_context({"userLocation": location}, places=gazetteer(), zone_at=zone_at)
+    assert context.zone is not None and context.zone.key == zone
+
+
+def test_a_client_region_of_several_clocks_gives_no_zone_and_says_why() -> None:
+    context = read_client_context({"userLocation": {"region": "Indiana", "country": "US"}}, places=gazetteer())
+    assert context.zone is None
+    assert "keeps 2 clocks" in context.ignored["userLocation.region"]

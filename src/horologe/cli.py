@@ -16,7 +16,7 @@ from horologe import __version__
 from horologe.client import cli as client_cli
 from horologe.client.cli import parse_tool_arguments
 from horologe.deferred_imports import defer_package_init
-from horologe.logs import configure_logging
+from horologe.logs import LEVELS, configure_logging
 
 if TYPE_CHECKING:
     from horologe.config import Settings
@@ -27,14 +27,21 @@ DESCRIPTION = "horologe: an MCP server for time, timezones and DST done right."
 EPILOG = """\
 configuration (highest wins): flags > environment > --config FILE > defaults.
 environment: HOROLOGE_<SECTION>__<KEY>, e.g. HOROLOGE_TIME__DEFAULT_TIMEZONE=Europe/Vienna,
-             HOROLOGE_SERVER__NAME; the seed's DEFAULT_TIMEZONE and HOROLOGE_DEFAULT_TIMEZONE;
-             HOROLOGE_LOG_LEVEL.
+             HOROLOGE_HTTP__ALLOWED_HOSTS='["time.example.com"]'; the seed's DEFAULT_TIMEZONE,
+             HOROLOGE_DEFAULT_TIMEZONE, HOROLOGE_TOOLSETS, HOROLOGE_LOG_LEVEL; HTTP: PORT and HOST
+             (as hosting platforms set them; HOROLOGE_SERVER__PORT and __HOST win over them).
 config file: the seed's JSON format, e.g.
   {"server": {"name": "horologe", "transport": "stdio"},
    "capabilities": {"tools": true, "resources": true, "prompts": true},
    "time": {"default_timezone": "UTC", "supported_formats": ["iso8601", "unix", "custom"],
             "precision": "milliseconds"}}
 """
+# Said once when a person starts the stdio server in a terminal, where it would otherwise wait in silence.
+WAITING_ON_A_TERMINAL = (
+    "horologe: serving MCP over stdio, waiting for a client's JSON-RPC messages on stdin, one per line "
+    "(MCP clients start horologe this way; to try a tool yourself: horologe call get_current_time; "
+    "horologe --help for more; Ctrl-D ends)"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,8 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     _add_settings_flags(parser)
     parser.add_argument("--transport", choices=["stdio", "http"], help="stdio (default; for local clients) or http")
-    parser.add_argument("--host", help="HTTP: address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="HTTP: port to bind (default 8080; 0: any free port)")
+    parser.add_argument("--host", help="HTTP: address to bind (default 127.0.0.1; environment HOST)")
+    parser.add_argument(
+        "--port", type=int, help="HTTP: port to bind (default 8080; environment PORT; 0: any free port)"
+    )
     parser.add_argument("--workers", type=int, help="HTTP: worker processes (default 1)")
     parser.add_argument(
         "--stateful", action="store_true", default=None, help="HTTP: 2025-era sessions with SSE (default: stateless)"
@@ -101,12 +110,17 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
         "--default-timezone", metavar="TZ", help="zone used when a call names none ('local' = this host's zone)"
     )
     parser.add_argument(
-        "--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level (default INFO)"
+        "--log-level",
+        type=str.upper,
+        choices=LEVELS,
+        metavar="LEVEL",
+        help="stderr log level, any case: debug, info (default), warning, error",
     )
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
-        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, memory, default, all",
+        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, format, memory, "
+        "default, all",
     )
     parser.add_argument(
         "--tool-budget", type=float, metavar="SECONDS", help="most time one tool call may compute (default 5)"
@@ -129,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from horologe.config import ConfigError, load_settings
 
     try:
-        settings = load_settings(args.config, _overrides(args))
+        settings = load_settings(args.config, flag_overrides(args))
     except ConfigError as exc:
         print(f"horologe: {exc}", file=sys.stderr)
         return 2
@@ -161,7 +175,8 @@ def missing_http_extra() -> str | None:
     )
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+def flag_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The settings the parsed command line sets (flags not given are left to the other sources)."""
     flags = {
         ("time", "default_timezone"): args.default_timezone,
         ("logging", "level"): args.log_level,
@@ -203,9 +218,13 @@ def _serve(settings: Settings) -> int:
     from horologe.heap import settle_after_startup
     from horologe.protocol.server import build_server
     from horologe.stdio import serve_stdio
+    from horologe.tools.reading import warm_in_background
 
     server = build_server(settings, SystemClock())
     settle_after_startup()
+    if sys.stdin is not None and sys.stdin.isatty():
+        print(WAITING_ON_A_TERMINAL, file=sys.stderr)
+    warm_in_background()
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:

@@ -1,7 +1,8 @@
 """Settings: command-line flags > environment > config file (the seed's JSON format) > defaults.
 
-Environment variables are `HOROLOGE_<SECTION>__<KEY>` (e.g. `HOROLOGE_TIME__DEFAULT_TIMEZONE`), plus the
-seed's flat `DEFAULT_TIMEZONE` and the shorter `HOROLOGE_DEFAULT_TIMEZONE`.
+Environment variables are `HOROLOGE_<SECTION>__<KEY>` (e.g. `HOROLOGE_TIME__DEFAULT_TIMEZONE`), plus a few flat
+names (`FLAT_ENV`): the seed's `DEFAULT_TIMEZONE`, shorter `HOROLOGE_*` spellings, and the `PORT` and `HOST` that
+hosting platforms set. A flat name set to the empty string counts as unset (a client's form left blank).
 """
 
 from __future__ import annotations
@@ -38,18 +39,22 @@ ALL_FORMATS: tuple[OutputFormat, ...] = (
     "human",
     "custom",
 )
-# The seed's flat variable names, and where they land in the nested settings.
+# Flat variable names and where they land in the nested settings; a later name of the same key wins over an earlier
+# one, and every `HOROLOGE_<SECTION>__<KEY>` name wins over them all.
 FLAT_ENV: Mapping[str, tuple[str, str]] = {
-    "DEFAULT_TIMEZONE": ("time", "default_timezone"),
+    "DEFAULT_TIMEZONE": ("time", "default_timezone"),  # the seed's
     "HOROLOGE_DEFAULT_TIMEZONE": ("time", "default_timezone"),
     "HOROLOGE_LOG_LEVEL": ("logging", "level"),
     "HOROLOGE_TOOLSETS": ("capabilities", "toolsets"),
+    "HOST": ("server", "host"),  # what hosting platforms set for an HTTP server (Smithery, PaaS, containers)
+    "PORT": ("server", "port"),
 }
-Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "memory"]
+Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "zones", "format", "memory"]
 TOOLSET_NAMES: Final[tuple[str, ...]] = get_args(Toolset)
-"""Which tools are offered: `core` (the seed's six, always on), `relative` (resolve_time_expression), `calendar`
-(add_time, business_days, list_holidays, date_info), `schedule` (next_occurrences, timezone_history,
-find_meeting_time), `memory` (preferences, timer); `default` is the transport's default set, `all` every one."""
+"""Which tools are offered: `core` (get_current_time, convert_timezone, calculate_duration, get_timezone_info; always
+on), `relative` (resolve_time_expression), `calendar` (add_time, business_days, list_holidays, date_info), `schedule`
+(next_occurrences, find_meeting_time), `zones` (list_timezones, timezone_history), `format` (format_time), `memory`
+(preferences, timer); `default` is the transport's default set, `all` every one (`horologe.tools.registry`)."""
 
 
 LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
@@ -420,7 +425,7 @@ class LoggingSection(_Section):
     @field_validator("level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
+        return value.strip().upper() if isinstance(value, str) else value
 
 
 class Settings(BaseSettings):
@@ -458,7 +463,7 @@ class Settings(BaseSettings):
 
 
 class _FlatEnvSource(PydanticBaseSettingsSource):
-    """The seed's flat environment variables (`DEFAULT_TIMEZONE`)."""
+    """The flat environment variables of `FLAT_ENV` (`DEFAULT_TIMEZONE`, `PORT`, ...); empty ones count as unset."""
 
     def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
         return None, field_name, False
@@ -467,7 +472,7 @@ class _FlatEnvSource(PydanticBaseSettingsSource):
         values: dict[str, dict[str, str]] = {}
         # Iterate in reverse so the more specific HOROLOGE_ name wins over the seed's name.
         for env_name, (section, key) in reversed(list(FLAT_ENV.items())):
-            if env_name in os.environ:
+            if os.environ.get(env_name, "").strip():
                 values.setdefault(section, {}).setdefault(key, os.environ[env_name])
         return values
 

@@ -70,8 +70,9 @@ class RequestContext:
         return self.locale or self.language.locale
 
     def report(self) -> dict[str, Any]:
-        """What client context and stored preferences were applied, ignored and why (a tool result's `_meta`)."""
-        report = self.client.report()
+        """What client context and stored preferences were applied, ignored and why (a tool result's `_meta`); only
+        the parts that say something, so {} when nothing was sent or stored."""
+        report = {name: part for name, part in self.client.report().items() if part}
         stored = {
             name: self.preferences[name]
             for name in ("timezone", "locale")

@@ -16,7 +16,7 @@ TABLE = "places.tsv.gz"
 @cache
 def gazetteer() -> Gazetteer:
     """The places table shipped in the package, read on its first search."""
-    return Gazetteer(_table_text)
+    return Gazetteer(_table_text, zone_at)
 
 
 def _table_text() -> str:

@@ -52,4 +52,4 @@ def test_debug_shows_the_whole_traceback(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.e2e
 def test_a_tool_error_exits_1_with_its_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["client", "call", "get_current_time", "timezone=Mars/Base", "--stdio", SERVER]) == 1
-    assert "Unknown timezone" in capsys.readouterr().out
+    assert "Unknown place or timezone 'Mars/Base'" in capsys.readouterr().out

@@ -90,6 +90,33 @@ def test_a_subdivision_name_alias_is_accepted() -> None:
     assert holiday_calendar("GB", "England").subdivision == "ENG"
 
 
+NAMED = {"DE": (("BY", "Bayern", ("bayern", "bavaria", "baviere", "バイエルン", "巴伐利亚", "бавария")),
+                ("BE", "Berlin", ("berlin",)), ("BB", "Brandenburg", ("brandenburg",)))}  # fmt: skip
+
+
+def names(country: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    return NAMED.get(country, ())
+
+
+@pytest.mark.parametrize("text", ["Bavaria", "Bayern", "Bavière", "バイエルン", "巴伐利亚", "Бавария", "by", " BY "])
+def test_a_subdivision_is_taken_by_name_in_many_languages(text: str) -> None:
+    assert holiday_calendar("DE", text, names=names).subdivision == "BY"
+
+
+def test_subdivision_suggestions_are_the_nearest_by_spelling_first() -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        holiday_calendar("DE", "Bavria", names=names)
+    assert caught.value.suggestions[0] == "BY"
+    assert "Did you mean BY (Bayern)" in caught.value.message
+
+
+def test_a_name_like_no_subdivision_suggests_none_and_lists_them_all() -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        holiday_calendar("DE", "Qwxz", names=names)
+    assert caught.value.suggestions == ()
+    assert "Known subdivisions: BB, BE, BW, BY" in caught.value.message
+
+
 def test_us_business_days_in_2025_are_weekdays_minus_eleven_holidays() -> None:
     counted, hits = count_business_days(holiday_calendar("US"), date(2025, 1, 1), date(2026, 1, 1))
     assert counted == 261 - 11

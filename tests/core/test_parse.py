@@ -152,7 +152,11 @@ def test_an_explicit_offset_ignores_the_dst_policy():
         (0, "auto", "1970-01-01T00:00:00+00:00", "unix_seconds"),
         ("20250817", "auto", "1970-08-23T09:13:37+00:00", "unix_seconds"),
         (99_999_999_999, "auto", "5138-11-16T09:46:39+00:00", "unix_seconds"),
-        (100_000_000_000, "auto", "1973-03-03T09:46:40+00:00", "unix_milliseconds"),
+        (100_000_000_000, "auto", "5138-11-16T09:46:40+00:00", "unix_seconds"),
+        # The largest Unix seconds value (the one the range message names) is seconds; one more is milliseconds.
+        (253402300799, "auto", "9999-12-31T23:59:59+00:00", "unix_seconds"),
+        (-62135596800, "auto", "0001-01-01T00:00:00+00:00", "unix_seconds"),
+        (253402300800, "auto", "1978-01-11T21:31:40.800000+00:00", "unix_milliseconds"),
         (1755426600123, "auto", "2025-08-17T10:30:00.123000+00:00", "unix_milliseconds"),
         ("-1755426600000", "auto", "1914-05-17T13:30:00+00:00", "unix_milliseconds"),
         (1755426600123456, "auto", "2025-08-17T10:30:00.123456+00:00", "unix_microseconds"),

@@ -272,7 +272,10 @@ DOUBLE_READINGS = [
     ("next Friday", "2026-11-23T10:00", ("2026-11-27", "2026-11-28"), ("2026-12-04", "2026-12-05")),
     ("nächsten Dienstag", "2026-11-23T10:00", ("2026-11-24", "2026-11-25"), ("2026-12-01", "2026-12-02")),
     ("mardi prochain", "2026-11-23T10:00", ("2026-11-24", "2026-11-25"), ("2026-12-01", "2026-12-02")),
-    ("next Tuesday", "2026-11-28T10:00", ("2026-12-01", "2026-12-02"), None),  # already next week
+    # "not this Tuesday, the next one": the Tuesday after the coming one, also when that one is in next week.
+    ("next Tuesday", "2026-11-28T10:00", ("2026-12-01", "2026-12-02"), ("2026-12-08", "2026-12-09")),
+    ("next Tuesday", "2026-11-26T10:00", ("2026-12-01", "2026-12-02"), ("2026-12-08", "2026-12-09")),  # Thursday
+    ("next Monday", "2026-11-23T10:00", ("2026-11-30", "2026-12-01"), None),  # said on a Monday: a week later
     ("Tuesday", "2026-11-23T10:00", ("2026-11-24", "2026-11-25"), None),
     ("Tuesday next week", "2026-11-23T10:00", ("2026-12-01", "2026-12-02"), None),
     ("this weekend", "2026-11-28T10:00", ("2026-11-28", "2026-11-30"), ("2026-12-05", "2026-12-07")),
@@ -315,13 +318,15 @@ def test_next_tuesday_at_3pm_on_a_monday_offers_the_instant_a_week_later() -> No
     assert result.alternative.interpretation == "15:00 on 2026-12-01 (Tuesday of next week)"
 
 
-def test_the_week_start_decides_whether_next_names_this_weeks_day() -> None:
-    # On Sunday 2026-11-22, "next Tuesday" is the 24th: in next week when weeks start on Monday, in this one when
-    # they start on Sunday (en-US), where it is read doubly.
-    assert resolved("next Tuesday", "2026-11-22T10:00", week_start=MONDAY).alternative is None
-    sunday_start = resolved("next Tuesday", "2026-11-22T10:00", week_start=SUNDAY)
-    assert sunday_start.alternative is not None
-    assert days(sunday_start.alternative.start, sunday_start.alternative.end) == ("2026-12-01", "2026-12-02")
+def test_the_week_start_decides_how_the_other_reading_is_named() -> None:
+    # On Sunday 2026-11-22, "next Tuesday" is the 24th, the other reading the 1st: "Tuesday of next week" when the
+    # 24th is in this week (weeks from Sunday, en-US), "the Tuesday after the coming one" when it is in next week.
+    for week_start, name in ((SUNDAY, "Tuesday of next week"), (MONDAY, "the Tuesday after the coming one")):
+        result = resolved("next Tuesday", "2026-11-22T10:00", week_start=week_start)
+        assert days(result.start, result.end) == ("2026-11-24", "2026-11-25")
+        assert result.alternative is not None
+        assert days(result.alternative.start, result.alternative.end) == ("2026-12-01", "2026-12-02")
+        assert result.alternative.interpretation == f"2026-12-01 ({name})"
 
 
 def test_the_weekend_is_the_locales() -> None:

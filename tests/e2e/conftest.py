@@ -19,6 +19,12 @@ import pytest
 from tests.e2e.processes import PATIENCE, Output, end, spawn
 
 
+def users_shell() -> dict[str, str]:
+    """This process's environment without what `make test` or `uv run` pass down (a person's shell has neither)."""
+    skip = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
+    return {name: value for name, value in os.environ.items() if name not in skip}
+
+
 def free_port() -> int:
     """A TCP port that is free on 127.0.0.1 right now."""
     with socket.socket() as probe:
@@ -216,7 +222,8 @@ class StreamedCall:
 
 @pytest.fixture(scope="module")
 def http_server() -> Iterator[RunningServer]:
-    server = start_http_server(env={"DEFAULT_TIMEZONE": "UTC"})
+    # Every toolset: these tests are about the transport, and some need a tool that reports progress.
+    server = start_http_server(["--toolsets", "all"], env={"DEFAULT_TIMEZONE": "UTC"})
     try:
         yield server
     finally:

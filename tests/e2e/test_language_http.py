@@ -122,7 +122,7 @@ def test_tool_error_results_are_localized_over_http(http_server: RunningServer, 
     status, response, answer = post(http_server, era, "tools/call", params, "es", ["es"])
     assert status == 200 and answer["result"]["isError"] is True
     error = answer["result"]["_meta"]["dev.horologe/error"]
-    assert error["message"].startswith("Zona horaria desconocida 'Mars/Olympus'.")
+    assert error["message"].startswith("Lugar o zona horaria desconocidos: 'Mars/Olympus'.")
     assert (error["code"], error["kind"]) == (-32000, "invalid_timezone")
     assert response.getheader("Content-Language") == "es"
 
@@ -162,7 +162,7 @@ def test_rest_endpoints_use_accept_language_the_usual_way(http_server: RunningSe
     lines = [("Content-Type", "application/json"), ("Accept-Language", "ja, en;q=0.5")]
     status, response, raw = send(http_server, "POST", "/mcp/tools/call", call, lines)
     assert status == 400
-    assert json.loads(raw)["error"]["message"].startswith("不明なタイムゾーン")
+    assert json.loads(raw)["error"]["message"].startswith("不明な場所またはタイムゾーンです")
     assert response.getheader("Content-Language") == "ja"
     status, response, raw = send(http_server, "GET", "/mcp/capabilities", None, [("Accept-Language", "de")])
     assert status == 200 and response.getheader("Content-Language") == "de"

@@ -44,7 +44,7 @@ async def test_preferences_set_through_one_replica_are_honoured_by_the_other(
     _, (first, second) = keyed_balanced
     async with connect(options(f"{first.url}/mcp", tmp_path, mode)) as (client, _):
         stored = await client.call_tool(
-            "preferences", {"action": "set", "timezone": "Europe/Vienna", "format": "human"}
+            "preferences", {"action": "set", "timezone": "Europe/Vienna", "week_start": "sunday"}
         )
         assert stored.structured_content is not None
         # Stateless HTTP in the initialize era cannot show the client's capability on a call: the tool says so.
@@ -55,7 +55,7 @@ async def test_preferences_set_through_one_replica_are_honoured_by_the_other(
         assert now.structured_content is not None and now.structured_content["timezone"] == "Europe/Vienna"
         prefs = await client.call_tool("preferences", {"action": "get"})
         assert prefs.structured_content is not None
-        assert prefs.structured_content["preferences"] == {"timezone": "Europe/Vienna", "format": "human"}
+        assert prefs.structured_content["preferences"] == {"timezone": "Europe/Vienna", "week_start": "sunday"}
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])

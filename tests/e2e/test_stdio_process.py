@@ -16,7 +16,7 @@ from horologe.tools import registry as catalog
 from tests.e2e.processes import PATIENCE, Output, end, spawn
 
 pytestmark = [pytest.mark.e2e]
-SERVE = [sys.executable, "-m", "horologe", "serve", "--transport", "stdio"]
+SERVE = [sys.executable, "-m", "horologe", "serve", "--transport", "stdio", "--toolsets", "all"]
 ENVELOPE = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},
@@ -30,7 +30,7 @@ async def test_sdk_stdio_client_lists_and_calls_tools(mode: str) -> None:
     params = StdioServerParameters(command=SERVE[0], args=SERVE[1:], env={"DEFAULT_TIMEZONE": "Europe/Vienna"})
     async with Client(params, mode=mode, cache=None) as client:
         tools = await client.list_tools()
-        assert len(tools.tools) == len(catalog.selected_tools(["default"], "stdio"))
+        assert len(tools.tools) == len(catalog.TOOLS)  # SERVE offers every toolset
         result = await client.call_tool("get_current_time", {})
         assert result.structured_content is not None
         assert result.structured_content["timezone"] == "Europe/Vienna"
@@ -69,7 +69,7 @@ def test_a_connection_that_starts_bare_stays_served_and_keeps_explicit_envelopes
     messages, _ = run_raw([bare, listed, enveloped, handshake])
     by_id = {message["id"]: message for message in messages}
     assert by_id[1]["result"]["structuredContent"]["timezone"] == "Asia/Tokyo"
-    assert len(by_id[2]["result"]["tools"]) == len(catalog.selected_tools(["default"], "stdio"))
+    assert len(by_id[2]["result"]["tools"]) == len(catalog.TOOLS)  # SERVE offers every toolset
     assert by_id[3]["result"]["isError"] is False
     assert by_id[4]["error"]["code"] == -32022  # the connection already speaks 2026-07-28
 
@@ -124,8 +124,8 @@ def test_handshake_then_call_over_raw_stdio() -> None:
     assert by_id[1]["result"]["serverInfo"]["name"] == "horologe"
     assert by_id[2]["result"] == {}
     assert by_id[3]["result"]["structuredContent"]["formatted"] == "Thu, 01 Jan 1970 00:00:00 GMT"
-    assert by_id[4]["result"]["isError"] is True
-    assert by_id[4]["result"]["_meta"]["dev.horologe/error"]["code"] == -32001
+    assert by_id[4]["result"]["isError"] is True  # 'soon' is no timestamp, nor a phrase the grammar reads
+    assert by_id[4]["result"]["_meta"]["dev.horologe/error"]["code"] == -32602
     assert by_id[5]["error"]["code"] == -32601
 
 

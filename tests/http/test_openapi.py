@@ -15,7 +15,7 @@ from horologe.tools.registry import selected_tools
 
 ROOT = Path(__file__).parents[2]
 DOCUMENT = openapi_document(tuple(selected_tools(["all"], "http")))
-# `curl ... /mcp/tools/call ... -d '{...}'` in the README and in compose.yaml's comment, with line continuations.
+# `curl ... /mcp/tools/call ... -d '{...}'` in docs/http.md and in compose.yaml's comment, with line continuations.
 CURL = re.compile(r"curl [^\n]*?/mcp/tools/call(?:[^\n]*\\\n)*?[^\n]*?-d '([^']+)'")
 
 
@@ -27,11 +27,13 @@ def request_validator() -> Draft202012Validator:
 
 
 def documented_examples() -> list[Any]:
-    texts = [(ROOT / name).read_text(encoding="utf-8").replace("\n#", "\n") for name in ("README.md", "compose.yaml")]
+    texts = [
+        (ROOT / name).read_text(encoding="utf-8").replace("\n#", "\n") for name in ("docs/http.md", "compose.yaml")
+    ]
     return [json.loads(body) for text in texts for body in CURL.findall(text)]
 
 
-def test_the_readme_and_compose_examples_are_found() -> None:
+def test_the_docs_and_compose_examples_are_found() -> None:
     assert {"name": "get_current_time", "arguments": {}} in documented_examples()
 
 

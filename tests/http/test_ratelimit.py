@@ -72,7 +72,7 @@ async def test_per_tool_and_per_method_rates_win_over_the_default():
         default="100/minute", tools={"get_current_time": "1/minute"}, methods={"tools/call": "3/minute"}
     ) as c:
         tool = await statuses(c, 2)
-        other = await statuses(c, 4, json={"name": "list_timezones", "arguments": {}})
+        other = await statuses(c, 4, json={"name": "date_info", "arguments": {}})
         mcp = await statuses(
             c,
             2,

@@ -97,7 +97,7 @@ async def test_a_tool_error_is_a_json_rpc_error_with_400(
 
 
 async def test_timestamp_and_conversion_errors_keep_the_seeds_codes(http: httpx2.AsyncClient) -> None:
-    bad = {"name": "format_time", "arguments": {"timestamp": "whenever", "format": "iso8601"}}
+    bad = {"name": "convert_timezone", "arguments": {"timestamp": "2026-13-45", "to_timezone": "UTC"}}
     assert (await http.post("/mcp/tools/call", json=bad)).json()["error"]["code"] == INVALID_TIMESTAMP
     gap = {
         "name": "convert_timezone",

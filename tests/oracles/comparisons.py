@@ -465,7 +465,7 @@ def add_time_echoes() -> Comparison:
                 first = add_time(AddTimeArgs(timestamp=start, amount=amount, timezone=zone), context, _OPTIONS)
                 again = add_time(AddTimeArgs(timestamp=start, amount=first["amount"], timezone=zone), context, _OPTIONS)
                 where = f"{zone} {start} + {amount!r} (echoed {first['amount']!r})"
-                result.check(where, again["utc"], first["utc"])
+                result.check(where, datetime.fromisoformat(again["result"]), datetime.fromisoformat(first["result"]))
     return result
 
 
@@ -512,7 +512,8 @@ def recurrence_anchoring() -> Comparison:
         alone = next_occurrences(listing, context, _OPTIONS)
         moved = next_occurrences(listing.model_copy(update={"timezone": shown}), context, _OPTIONS)
         for index, (own, displayed) in enumerate(zip(alone["occurrences"], moved["occurrences"], strict=True)):
-            result.check(f"{source} shown in {shown} #{index + 1}", displayed["utc"], own["utc"])
+            instants = datetime.fromisoformat(displayed["timestamp"]), datetime.fromisoformat(own["timestamp"])
+            result.check(f"{source} shown in {shown} #{index + 1}", *instants)
     return result
 
 

@@ -22,6 +22,7 @@ from horologe.protocol.server import build_server
 from horologe.tools import registry as catalog
 from tests.calls import error_of, structured
 from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS, connect
+from tests.protocol.test_language import prefer
 
 pytestmark = pytest.mark.anyio
 ERAS = ["legacy", "2026-07-28"]
@@ -56,18 +57,18 @@ async def test_tools_list_offers_the_six_tools_with_titles_annotations_and_schem
 
 async def test_get_current_time_reports_the_clock_in_the_default_zone(client: Client) -> None:
     body = await structured(client, "get_current_time", {})
-    assert body["timestamp"] == "2026-11-22T03:11:30.123Z"
-    assert body["timezone"] == "UTC"
-    assert body["unix"] == 1795317090
-    assert body["day_of_week"] == "Sunday"
-    assert body["iso_week"] == "2026-W47-7"
-    assert body["dst_active"] is False
+    assert body == {
+        "timestamp": "2026-11-22T03:11:30.123Z",
+        "timezone": "UTC",
+        "abbreviation": "UTC",
+        "day_of_week": "Sunday",
+    }  # no DST in effect, no format asked: nothing more to say
 
 
 async def test_get_current_time_in_vienna_is_cet_with_human_text(client: Client) -> None:
     body = await structured(client, "get_current_time", {"timezone": "europe/vienna", "format": "human"})
     assert body["timezone"] == "Europe/Vienna"
-    assert body["utc_offset"] == "+01:00"
+    assert body["timestamp"].endswith("+01:00")
     assert body["abbreviation"] == "CET"
     assert body["formatted"] == "Sunday, November 22, 2026 at 4:11 AM CET"
 
@@ -93,7 +94,7 @@ async def test_convert_timezone_reports_a_fold_with_both_candidates(client: Clie
     dst = body["original"]["dst"]
     assert dst["ambiguous"] is True and dst["dst_gap"] is False
     assert dst["candidates"] == ["2026-11-01T01:30:00-04:00", "2026-11-01T01:30:00-05:00"]
-    assert body["utc"] == "2026-11-01T05:30:00Z"
+    assert body["converted"]["timestamp"] == "2026-11-01T05:30:00Z"
 
 
 async def test_convert_timezone_later_policy_takes_the_second_occurrence(client: Client) -> None:
@@ -107,7 +108,7 @@ async def test_convert_timezone_later_policy_takes_the_second_occurrence(client:
             "disambiguation": "later",
         },
     )
-    assert body["utc"] == "2026-11-01T06:30:00Z"
+    assert body["converted"]["timestamp"] == "2026-11-01T06:30:00Z"
 
 
 async def test_convert_timezone_reports_a_gap_and_moves_forward(client: Client) -> None:
@@ -118,7 +119,7 @@ async def test_convert_timezone_reports_a_gap_and_moves_forward(client: Client) 
     )
     assert body["original"]["dst"]["dst_gap"] is True
     assert body["original"]["timestamp"] == "2026-03-29T03:30:00+02:00"
-    assert body["utc"] == "2026-03-29T01:30:00Z"
+    assert body["converted"]["timestamp"] == "2026-03-29T01:30:00Z"
 
 
 async def test_convert_timezone_reject_policy_is_a_conversion_error(client: Client) -> None:
@@ -147,7 +148,7 @@ async def test_calculate_duration_answers_the_seed_example(client: Client) -> No
     assert duration["hours"] == 1
     assert duration["minutes"] == 60
     assert duration["human_readable"] == "1 hour"
-    assert duration["negative"] is False
+    assert "negative" not in duration  # said only when the end is first
 
 
 async def test_calculate_duration_marks_negative_durations(client: Client) -> None:
@@ -176,20 +177,25 @@ async def test_format_time_writes_every_standard(client: Client) -> None:
 
 async def test_get_timezone_info_describes_vienna_and_its_next_transition(client: Client) -> None:
     body = await structured(client, "get_timezone_info", {"timezone": "Europe/Vienna"})
-    assert body["offset"] == "+01:00"
+    assert body["local_time"] == "2026-11-22T04:11:30.123+01:00"
     assert body["dst_active"] is False
     assert body["abbreviation"] == "CET"
     assert body["country_codes"] == ["AT"]
-    assert body["next_transition"]["at"] == "2027-03-28T01:00:00Z"
-    assert body["next_transition"]["abbreviation_after"] == "CEST"
-    assert body["previous_transition"]["at"] == "2026-10-25T01:00:00Z"
+    assert body["next_transition"] == {
+        "before": "2027-03-28T02:00:00+01:00",
+        "after": "2027-03-28T03:00:00+02:00",
+        "abbreviation": "CEST",
+        "dst": True,
+    }
+    assert body["previous_transition"]["after"] == "2026-10-25T02:00:00+01:00"
 
 
 async def test_get_timezone_info_names_the_canonical_zone_of_an_alias(client: Client) -> None:
     body = await structured(
         client, "get_timezone_info", {"timezone": "US/Eastern", "timestamp": "2026-07-01T12:00:00Z"}
     )
-    assert body["canonical"] == "America/New_York"
+    assert body["timezone"] == "America/New_York"  # a legacy name is answered by its zone's current name
+    assert body.get("canonical", body["timezone"]) == "America/New_York"  # said apart only when it differs
     assert body["dst_active"] is True
     assert body["abbreviation"] == "EDT"
 
@@ -202,7 +208,7 @@ async def test_list_timezones_filters_by_country_region_and_query(client: Client
     york = await structured(client, "list_timezones", {"query": "york"})
     assert "America/New_York" in [zone["name"] for zone in york["timezones"]]
     europe = await structured(client, "list_timezones", {"region": "europe", "limit": 5})
-    assert europe["count"] == 5 and europe["truncated"] is True
+    assert len(europe["timezones"]) == 5 and europe["truncated"] is True
     assert all(zone["name"].startswith("Europe/") for zone in europe["timezones"])
 
 
@@ -264,6 +270,15 @@ async def test_unknown_tool_is_a_protocol_error(wire_client: Client) -> None:
     assert raised.value.error.code == INVALID_PARAMS
 
 
+async def test_a_mistyped_tool_name_is_answered_with_the_tool_meant_in_the_callers_language(client: Client) -> None:
+    with pytest.raises(MCPError) as raised:
+        await client.call_tool("get_curent_time", {})
+    assert raised.value.error.message.endswith("Did you mean get_current_time?")
+    with pytest.raises(MCPError) as translated:
+        await client.call_tool("get_curent_time", {}, meta=prefer("de"))
+    assert translated.value.error.message.endswith("Meinten Sie get_current_time?")
+
+
 async def test_a_tool_outside_the_offered_toolsets_names_its_toolset() -> None:
     settings = load_settings(overrides={"capabilities": {"toolsets": ["core"]}})
     server = build_server(settings, FixedClock(FIXED_NOW))
@@ -322,7 +337,7 @@ async def test_zone_template_reads_transitions_for_a_range_of_years(client: Clie
     assert [t.uri_template for t in templates.resource_templates] == ["timezone://{zone}{?from,to}"]
     read = await client.read_resource("timezone://Europe/Vienna?from=2025&to=2026")
     text = read.contents[0].text  # type: ignore[union-attr]
-    assert "2025-03-30T01:00:00Z" in text and "2026-10-25T01:00:00Z" in text
+    assert "2025-03-30T03:00:00+02:00" in text and "2026-10-25T02:00:00+01:00" in text
 
 
 @pytest.mark.parametrize("zone", ["America/New_York", "Pacific/Kiritimati", "Etc/GMT+12"])

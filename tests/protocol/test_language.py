@@ -101,14 +101,14 @@ async def test_tool_results_report_the_language_and_keep_machine_values(wire_cli
     assert language_of(result) == "de"
     body = result.structured_content
     assert body is not None
-    assert body["duration"]["human_readable"] == "1 Monat, 1 Tag und 3 Stunden"
-    assert body["start"] == "2026-01-01T00:00:00Z" and body["timezone"] == "UTC"
+    assert body["duration"]["human_readable"] == "1 Monat und 1 Tag"  # its two largest units, as people say it
+    assert body["start"] == "2026-01-01T00:00:00Z" and body["duration"]["total_seconds"] == 2775600
     plain = await wire_client.call_tool(
         "calculate_duration", {"start_time": "2026-01-01T00:00:00Z", "end_time": "2026-02-02T03:00:00Z"}
     )
     assert language_of(plain) is None
     assert plain.structured_content is not None
-    assert plain.structured_content["duration"]["human_readable"] == "1 month, 1 day and 3 hours"
+    assert plain.structured_content["duration"]["human_readable"] == "1 month and 1 day"
 
 
 async def test_the_human_format_follows_the_language_and_the_client_locale_wins(client: Client) -> None:
@@ -129,9 +129,9 @@ async def test_tool_errors_are_localized_with_stable_codes_and_kinds(client: Cli
     assert language_of(result) == "fr"
     error = (result.meta or {}).get("dev.horologe/error", {})
     assert error["code"] == -32000 and error["kind"] == "invalid_timezone"
-    assert error["message"].startswith("Fuseau horaire inconnu 'Europ/Vienna'.")
+    assert error["message"].startswith("Lieu ou fuseau horaire inconnu : 'Europ/Vienna'.")
     assert "Europe/Vienna" in error["suggestions"]
-    assert first_text(result).startswith("Fuseau horaire inconnu")
+    assert first_text(result).startswith("Lieu ou fuseau horaire inconnu")
 
 
 async def test_an_error_without_a_template_stays_english_and_says_so(client: Client) -> None:

@@ -133,18 +133,22 @@ async def test_preferences_become_defaults_for_later_calls(wire_client: Client) 
     assert (await structured(wire_client, "preferences", preferences()))["preferences"] == {}
 
 
-async def test_stored_format_and_week_start_are_applied_by_the_tools(client: Client) -> None:
-    await structured(client, "preferences", preferences("set", format="human", week_start="sunday"))
+async def test_a_stored_week_start_is_applied_by_the_tools(client: Client) -> None:
+    await structured(client, "preferences", preferences("set", week_start="sunday"))
+    week = await structured(
+        client, "resolve_time_expression", {"expression": "this week", "locale": "de-AT", "timezone": "UTC"}
+    )
+    assert week["week_start"] == "sunday" and week["day_of_week"] == "Sunday"  # not de-AT's Monday
+
+
+async def test_a_stored_format_is_applied_where_the_format_toolset_is_offered(client: Client) -> None:
+    await structured(client, "preferences", preferences("set", format="human"))
     now = await structured(client, "get_current_time", {"timezone": "UTC"})
     assert " at " in str(now["formatted"]) and now["formatted"] != now["timestamp"]
     explicit = await structured(client, "get_current_time", {"timezone": "UTC", "format": "unix"})
-    assert explicit["formatted"] == explicit["unix"]
-    week = await structured(client, "resolve_time_expression", {"expression": "this week", "locale": "de-AT"})
-    assert week["week_start"] == "sunday" and week["week_start_source"] == "preference"
-    argument = await structured(
-        client, "resolve_time_expression", {"expression": "this week", "locale": "de-AT", "week_start": "monday"}
-    )
-    assert argument["week_start_source"] == "argument"
+    assert isinstance(explicit["formatted"], int)  # the argument wins over the preference
+    iso = await structured(client, "get_current_time", {"timezone": "UTC", "format": "iso8601"})
+    assert "formatted" not in iso  # ISO 8601: the timestamp says it
 
 
 MEETING = {"duration": 60, "start_date": "2026-11-23", "end_date": "2026-11-23"}
@@ -450,7 +454,7 @@ async def test_a_hundred_unknown_meta_keys_are_ignored_on_every_path(
 ) -> None:
     async with Client(build_server(keyed, clock), mode=mode, cache=None) as client:
         result = await client.call_tool("get_current_time", {"timezone": "Europe/Vienna"}, meta=odd_meta())
-        assert not result.is_error and result.meta is not None and STATE_REPORT_META_KEY not in result.meta
+        assert not result.is_error and STATE_REPORT_META_KEY not in (result.meta or {})
         assert (await client.list_tools(meta=odd_meta())).tools
         resources = (await client.list_resources(meta=odd_meta())).resources
         assert (await client.read_resource(resources[0].uri, meta=odd_meta())).contents

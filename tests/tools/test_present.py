@@ -24,7 +24,7 @@ NOW = datetime(2026, 11, 25, 12, tzinfo=UTC)
 @pytest.mark.anyio
 async def test_a_city_name_is_read_as_its_zone_and_the_result_says_so(client: Client) -> None:
     body = await structured(client, "get_current_time", {"timezone": "Mumbai"})
-    assert (body["timezone"], body["utc_offset"]) == ("Asia/Kolkata", "+05:30")
+    assert (body["timezone"], body["timestamp"][-6:]) == ("Asia/Kolkata", "+05:30")
     assert body["timezone_input"] == [
         {"input": "Mumbai", "timezone": "Asia/Kolkata", "read_as": "city", "place": "Mumbai, IN"}
     ]
@@ -46,11 +46,7 @@ async def test_est_is_new_yorks_clock_in_winter_and_summer_and_the_reading_is_na
 ) -> None:
     body = await structured(client, "convert_timezone", {"timestamp": timestamp, "to_timezone": "EST"})
     converted = body["converted"]
-    assert (converted["timezone"], converted["utc_offset"], converted["abbreviation"]) == (
-        "America/New_York",
-        offset,
-        abbreviation,
-    )
+    assert (converted["timezone"], converted["timestamp"][-6:]) == ("America/New_York", offset)
     assert body["timezone_input"] == [{"input": "EST", "timezone": "America/New_York", "read_as": "abbreviation"}]
 
 
@@ -78,7 +74,7 @@ async def test_an_unknown_name_is_answered_with_close_places_and_their_offsets(c
 @pytest.mark.anyio
 async def test_an_ambiguous_city_is_answered_with_its_candidates(client: Client) -> None:
     error = await error_of(client, "get_current_time", {"timezone": "Springfield"})
-    assert "'Springfield, US' (America/Chicago, UTC-06:00)" in error["message"]
+    assert "'Springfield, Missouri, US' (America/Chicago, UTC-06:00)" in error["message"]
     assert error["suggestions"] == ["America/Chicago", "America/New_York"]
 
 

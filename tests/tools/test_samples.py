@@ -37,6 +37,18 @@ async def test_every_sample_answers_with_text_and_a_result_its_output_schema_acc
     assert schema is not None
     Draft202012Validator(schema).validate(result["structuredContent"])
     assert result["content"][0]["type"] == "text" and result["content"][0]["text"]
+    assert nulls(result["structuredContent"]) == [], "a result leaves out what has nothing to say"
+
+
+def nulls(tree: Any, path: str = "") -> list[str]:
+    """Where a JSON tree holds null."""
+    if tree is None:
+        return [path or "."]
+    if isinstance(tree, dict):
+        return [found for key, value in tree.items() for found in nulls(value, f"{path}.{key}")]
+    if isinstance(tree, list):
+        return [found for index, value in enumerate(tree) for found in nulls(value, f"{path}[{index}]")]
+    return []
 
 
 @pytest.mark.wire("framing")

@@ -18,13 +18,14 @@ Semantics:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from horologe.core.errors import InvalidArgument
+from horologe.core.gazetteer import fold
 from horologe.core.messages import N_, Message, msg
 from horologe.core.tzdb import countries
 
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 MAX_BUSINESS_DAYS: Final = 100_000
 MAX_RANGE_YEARS: Final = 200
 MAX_LISTED: Final = 1000
+MAX_SUBDIVISION: Final = 64
+SUBDIVISION_LIKENESS: Final = 0.5
+"""How alike (difflib's ratio) a subdivision's code or name must be to what was typed to be suggested."""
 WEEKDAY_CODES: Final = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DEFAULT_LANGUAGE: Final = "en_US"
 
@@ -81,6 +85,10 @@ def supported_countries() -> Mapping[str, tuple[str, ...]]:
     return supported
 
 
+SubdivisionNames = Callable[[str], Sequence[tuple[str, str, tuple[str, ...]]]]
+"""A country's subdivisions by name: (code, display name, folded names in many languages), e.g. the places table's."""
+
+
 def holiday_calendar(
     country: str,
     subdivision: str | None = None,
@@ -88,13 +96,15 @@ def holiday_calendar(
     language: str | None = None,
     weekend: Iterable[int] | None = None,
     extra: Mapping[date, str] | None = None,
+    names: SubdivisionNames | None = None,
 ) -> HolidayCalendar:
-    """Holidays of an ISO country code (case-insensitive) and optional subdivision; weekend from the package."""
+    """Holidays of an ISO country code (case-insensitive) and optional subdivision, by code or, with `names`, by
+    name in any of their languages ('Bavaria', 'Bayern', 'Baviera' -> BY); weekend from the package."""
     import holidays
 
     code = _checked_country(country)
     base = holidays.country_holidays(code)
-    subdiv = _checked_subdivision(code, subdivision, base) if subdivision else None
+    subdiv = _checked_subdivision(code, subdivision, base, names(code) if names else ()) if subdivision else None
     chosen = _language(language, tuple(base.supported_languages), base.default_language)
     source = holidays.country_holidays(code, subdiv=subdiv, language=chosen)
     days = frozenset(weekend) if weekend is not None else frozenset(getattr(base, "weekend", {5, 6}))
@@ -233,19 +243,27 @@ def _checked_country(country: str) -> str:
     )
 
 
-def _checked_subdivision(code: str, subdivision: str, base: HolidayBase) -> str:
+def _checked_subdivision(
+    code: str, subdivision: str, base: HolidayBase, named: Sequence[tuple[str, str, tuple[str, ...]]]
+) -> str:
+    """The package's code for a subdivision given by code, by the package's own name for it, or by a name in
+    `named`; refused with the nearest subdivisions by spelling."""
     known = tuple(base.subdivisions)
-    aliases = {alias.casefold(): sub for alias, sub in getattr(base, "subdivisions_aliases", {}).items()}
+    names = _subdivision_names(known, getattr(base, "subdivisions_aliases", {}), named)
     text = subdivision.strip()
     for candidate in known:
         if candidate.casefold() == text.casefold():
             return candidate
-    if text.casefold() in aliases:
-        return str(aliases[text.casefold()])
-    suggestions = [aliases[a] for a in difflib.get_close_matches(text.casefold(), aliases, n=3, cutoff=0.6)]
-    suggestions += difflib.get_close_matches(text.upper(), known, n=3, cutoff=0.3)
-    suggestions = list(dict.fromkeys(suggestions))[:3] or list(known[:3])
-    listing: Message = (
+    found = names.get(fold(text[:MAX_SUBDIVISION]), ())
+    if len(found) == 1:
+        return found[0]
+    nearest = _nearest_subdivisions(fold(text[:MAX_SUBDIVISION]), known, names)
+    labels = {sub: display for sub, display, _ in named}
+    hints: list[Message] = []
+    if nearest:
+        shown = ", ".join(f"{sub} ({labels[sub]})" if sub in labels else sub for sub in nearest)
+        hints.append(msg(N_("Did you mean {candidates}?"), candidates=shown))
+    hints.append(
         msg(N_("Known subdivisions: {known}."), known=", ".join(known))
         if known
         else msg(N_("{country} has no subdivisions."), country=code)
@@ -254,9 +272,37 @@ def _checked_subdivision(code: str, subdivision: str, base: HolidayBase) -> str:
         N_("Unknown subdivision {subdivision} for {country}."),
         subdivision=repr(subdivision[:60]),
         country=code,
-        also=(listing,),
-        suggestions=suggestions,
+        also=tuple(hints),
+        suggestions=nearest,
     )
+
+
+def _subdivision_names(
+    known: tuple[str, ...], aliases: Mapping[str, str], named: Sequence[tuple[str, str, tuple[str, ...]]]
+) -> dict[str, tuple[str, ...]]:
+    """Folded name -> the known codes it names (the package's own names, then the names given)."""
+    found: dict[str, list[str]] = {}
+    entries = [(fold(alias), str(sub)) for alias, sub in aliases.items()]
+    entries += [(name, sub) for sub, display, folded in named for name in (fold(display), *folded)]
+    for name, sub in entries:
+        if sub in known and sub not in found.setdefault(name, []):
+            found[name].append(sub)
+    return {name: tuple(subs) for name, subs in found.items()}
+
+
+def _nearest_subdivisions(folded: str, known: tuple[str, ...], names: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """Up to three codes whose code or a name is spelled most like `folded`, nearest first."""
+    if not folded:
+        return []
+    score: dict[str, float] = {}
+    for sub in known:
+        score[sub] = difflib.SequenceMatcher(None, folded, fold(sub)).ratio()
+    for name, subs in names.items():
+        ratio = difflib.SequenceMatcher(None, folded, name).ratio()
+        for sub in subs:
+            score[sub] = max(score[sub], ratio)
+    ranked = sorted(known, key=lambda sub: -score[sub])
+    return [sub for sub in ranked[:3] if score[sub] >= SUBDIVISION_LIKENESS]
 
 
 def _language(requested: str | None, supported: tuple[str, ...], default: str | None) -> str | None:

@@ -246,16 +246,21 @@ def _located_zone(
     zone_at: Callable[[float, float], str | None] | None,
     ignored: dict[str, str],
 ) -> ResolvedZone | None:
-    """The zone at the user's coordinates, else of their city (in their country), else of a one-zone country."""
+    """The zone at the user's coordinates, else of their city (in their region and country), else of their region
+    (in their country), else of a one-zone country."""
     if location.latitude is not None and location.longitude is not None and zone_at is not None:
         name = zone_at(location.latitude, location.longitude)
         if name is not None:
             return resolve_zone(name, source="database")
-    if location.city is not None and places is not None:
+    named = {"city": (location.city, location.region), "region": (location.region, location.country)}
+    for part, (name, within) in named.items():
+        if name is None or places is None:
+            continue
         try:
-            return resolve_zone(location.city, country_hint=location.country, places=places)
+            text = f"{name}, {within}" if within else name
+            return resolve_zone(text, country_hint=location.country, places=places)
         except TimeError as exc:
-            ignored["userLocation.city"] = f"names no single zone: {exc.message}"
+            ignored[f"userLocation.{part}"] = f"names no single zone: {exc.message}"
     if location.country is not None and len(zones := tzdb.zones_for_country(location.country)) == 1:
         return resolve_zone(zones[0], source="database")
     return None

@@ -11,7 +11,9 @@ Semantics:
   placed in the zone with the 'compatible' policy, is not after the later instant.
 - So the breakdown adds back up: ``add_breakdown(earlier, breakdown, zone) == later`` (compare in UTC:
   PEP 495 makes a datetime inside a fold unequal to every datetime in another zone).
-- ``human_readable`` carries no sign; ``negative`` says which way the interval runs.
+- ``human_readable`` carries no sign; ``negative`` says which way the interval runs. ``Breakdown.said`` is the
+  breakdown as a person says it: its two largest units, the second rounded by what is left (1 day, 23 hours and
+  59 minutes is "2 days"; 1 month, 4 days and 3 hours is "1 month and 4 days").
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ DurationUnit = Literal["seconds", "minutes", "hours", "days"]
 DURATION_UNITS: tuple[DurationUnit, ...] = get_args(DurationUnit)
 
 _UNIT_SECONDS: Final = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
+_PART_SECONDS: Final = (365.2425 * 86400, 30.436875 * 86400, 86400, 3600, 60, 1)
+"""Average lengths of the breakdown's units, to weigh what rounding drops (a month is 1/12 of a Gregorian year)."""
+_PART_LIMITS: Final = (None, 12, None, 24, 60, 60)
+"""When a rounded part reaches this, it carries into the unit above (days do not: months differ in length)."""
 _ONE_MICROSECOND: Final = timedelta(microseconds=1)
 
 
@@ -52,6 +58,28 @@ class Breakdown:
             "minutes": self.minutes,
             "seconds": self.seconds,
         }
+
+    def said(self, parts: int = 2) -> Breakdown:
+        """The breakdown as a person says it: the `parts` largest units, the last rounded by what is left."""
+        values: list[float] = [self.years, self.months, self.days, self.hours, self.minutes, self.seconds]
+        first = next((index for index, value in enumerate(values) if value), None)
+        if first is None:
+            return self
+        last = min(first + parts - 1, len(values) - 1)
+        dropped = sum(value * size for value, size in zip(values[last + 1 :], _PART_SECONDS[last + 1 :], strict=True))
+        kept = values[: last + 1] + [0] * (len(values) - last - 1)
+        if last == len(values) - 1:
+            kept[last] = round(kept[last], 1 if first == last else 0)
+        elif dropped / _PART_SECONDS[last] >= 0.5:
+            kept[last] += 1
+        for index in range(last, 0, -1):
+            limit = _PART_LIMITS[index]
+            if limit is not None and kept[index] >= limit:
+                kept[index] -= limit
+                kept[index - 1] += 1
+        years, months, days, hours, minutes, seconds = kept
+        whole = int(seconds) if float(seconds).is_integer() else seconds
+        return Breakdown(int(years), int(months), int(days), int(hours), int(minutes), whole)
 
     @property
     def human_readable(self) -> str:

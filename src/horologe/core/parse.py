@@ -4,6 +4,9 @@ Decisions worth knowing:
 
 - A string of digits (optionally signed, optionally with a fraction) is Unix time, never a basic-format
   ISO date: ``"20250817"`` is 1970-08-23. Write the date as ``2025-08-17`` instead.
+- Unix time is read as seconds up to the last second of year 9999 (253402300799), as milliseconds above that
+  (up to 1e14) and as microseconds above that, so the largest Unix seconds value the range message names is
+  read as seconds.
 - Leap seconds (``23:59:60``) are refused: neither Python nor Unix time can represent them.
   ``24:00`` is refused too (write ``00:00`` of the next day).
 - More than six fractional digits are truncated (not rounded) to microseconds.
@@ -250,7 +253,7 @@ def _unix_unit(number: Decimal, unit: TimestampUnit, original: object) -> str:
     if unit != "auto":
         return unit
     magnitude = abs(number)
-    if magnitude < Decimal("1e11"):
+    if magnitude <= _MAX_UNIX:  # every second of years 1..9999 (a millisecond reading would be before 1978)
         return "s"
     if magnitude < Decimal("1e14"):
         return "ms"

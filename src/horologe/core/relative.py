@@ -13,25 +13,43 @@ Decisions worth knowing:
   strictly after it, "last Friday" the last one strictly before it; "since Monday" starts at the most
   recent Monday on or before the reference day.
 - Where an expression has a known double reading, the resolution names the other one (`alternative`):
-  "next Tuesday" said on a Monday is tomorrow (the first Tuesday after today), or Tuesday of next week;
-  "this weekend" said during a weekend is the one in progress, or the following one; "next weekend" said on a
-  weekday is the coming one, or the one after. Weekends are the locale's (Saturday-Sunday unless told).
+  "next Tuesday" is the first Tuesday after today, or the one a week later ("not this Tuesday, the next one"; on a
+  Monday that one is Tuesday of next week), unless today is a Tuesday; "this weekend" said during a weekend is the
+  one in progress, or the following one; "next weekend" said on a weekday is the coming one, or the one after.
+  Weekends are the locale's (Saturday-Sunday unless told).
 - "last week" is the previous calendar week; "last 7 days" and "the past 24 hours" are rolling windows
   ending at the reference instant. "end of month" is the month's last day; "start of month" its first.
-- An expression no rule reads is an `UnknownExpression` error with examples, never "now".
+- A day of a named month said without a year ("the last Friday in March", "the last day of February", "July 4")
+  is the next one on or after today; the latest one before today is its other reading. "the fifth Tuesday" of a
+  month that has four is an error, never the fourth.
+- "in a fortnight" is two weeks (so is French "dans quinze jours" and Spanish "en quince días").
+- A holiday's name ("Christmas", "Easter 2027", "Thanksgiving in Canada") is read from the `holidays` package's
+  data (`horologe.core.holiday_names`), for the country the text names, else `country`, else by what every
+  country's data agree on.
+- A recurrence in words ("every weekday at 9:30", "every second Tuesday of the month at 10:00", "every 2 weeks on
+  Monday") becomes an RFC 5545 rule on the zone's wall clock, expanded from the reference instant: at most `count`
+  occurrences within `HORIZON_YEARS` years, under the call's budget. Without a time of day, its occurrences are
+  whole days. A series every N weeks starts on its first day on or after today. "every second Tuesday" is every
+  other Tuesday, or (the other reading) the second Tuesday of each month; "weekday" means the locale's working days.
+- An expression no rule reads is an `UnknownExpression` error that says which form it looks like, with examples of
+  that form, never "now".
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
-from horologe.core.localtime import LocalResolution, resolve_local
-from horologe.core.messages import N_
+from horologe.core.holiday_names import HolidayReading, NameIndex, close_names, find_holiday
+from horologe.core.localtime import Disambiguation, LocalResolution, resolve_local
+from horologe.core.messages import N_, Message, msg
+from horologe.core.recurrence import expand, parse_rule
 from horologe.core.relative_grammar import (
     MAX_EXPRESSION_LENGTH,
     At,
@@ -39,6 +57,7 @@ from horologe.core.relative_grammar import (
     Day,
     DayRef,
     Edge,
+    Every,
     Named,
     Now,
     Rolling,
@@ -47,12 +66,18 @@ from horologe.core.relative_grammar import (
     Spec,
     ToDate,
     Weekend,
+    fold,
     parse_expression,
 )
-from horologe.core.relative_lang import EXAMPLES, LANGUAGES, Unit
+from horologe.core.relative_lang import EXAMPLES, FORM_EXAMPLES, LANGUAGES, Unit
 
 LANGUAGE_CODES: tuple[str, ...] = tuple(LANGUAGES)
 _EXACT_UNITS = {"second": 1, "minute": 60, "hour": 3600}
+DEFAULT_COUNT = 5
+MAX_COUNT = 50
+HORIZON_YEARS = 20
+_RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}
 
 
 class UnknownExpression(InvalidArgument):
@@ -74,7 +99,7 @@ class Alternative:
 class Resolution:
     """What an expression means at a reference instant: an instant, or a half-open period [start, end)."""
 
-    kind: Literal["instant", "period"]
+    kind: Literal["instant", "period", "recurrence"]
     start: datetime
     end: datetime | None
     granularity: str
@@ -82,6 +107,10 @@ class Resolution:
     interpretation: str
     local_time: LocalResolution | None = None
     alternative: Alternative | None = None
+    occurrences: tuple[datetime, ...] = ()
+    """A recurrence's next occurrences (the first is `start`); whole days when `granularity` is 'day'."""
+    rule: str | None = None
+    """A recurrence as an RFC 5545 rule on the zone's wall clock (DTSTART and RRULE lines)."""
 
     def contains(self, instant: datetime) -> bool:
         """Whether a period contains the instant (start <= instant < end, compared in UTC)."""
@@ -98,9 +127,16 @@ def resolve_expression(
     week_start: int = 0,
     weekend: tuple[int, int] = (5, 6),
     languages: Sequence[str] = (),
+    country: str | None = None,
+    count: int = DEFAULT_COUNT,
+    budget: Budget = UNLIMITED,
+    policy: Disambiguation = "compatible",
+    holidays: NameIndex | None = None,
 ) -> Resolution:
     """Resolve `expression` at the aware instant `reference` in `zone`; `languages` are tried first, in order.
-    `weekend` is the (first, last) weekend day, 0 = Monday."""
+    `weekend` is the (first, last) weekend day, 0 = Monday; `country` (ISO code) is whose holidays a name means
+    when the text names no country; `count` how many occurrences a recurrence lists; `policy` places a time of day in
+    a DST gap or fold; `holidays` says which countries name each holiday (`horologe.core.holiday_names.NameIndex`)."""
     if reference.utcoffset() is None:
         raise ValueError("resolve_expression takes an aware reference instant")
     if not 0 <= week_start <= 6:
@@ -115,11 +151,16 @@ def resolve_expression(
         )
     order = [code for code in languages if code in LANGUAGES]
     order += [code for code in LANGUAGE_CODES if code not in order]
+    if not 1 <= count <= MAX_COUNT:
+        raise InvalidArgument(N_("count must be 1..{limit}, not {count}."), count=count, limit=MAX_COUNT)
     parsed = _parsed(expression, tuple(order))
     if parsed is None:
         raise unknown_expression(expression, order[0])
     spec, language = parsed
-    return _Resolver(reference, zone, week_start, weekend, language).resolve(spec)
+    resolver = _Resolver(
+        reference, zone, week_start, weekend, language, country, count, budget, expression, policy, holidays
+    )
+    return resolver.resolve(spec)
 
 
 @lru_cache(maxsize=1024)
@@ -129,8 +170,26 @@ def _parsed(expression: str, order: tuple[str, ...]) -> tuple[Spec, str] | None:
     return parse_expression(expression, order)
 
 
-def unknown_expression(expression: str, language: str = "en") -> UnknownExpression:
-    """The error for text no rule reads, with examples in the preferred language and in English."""
+def unknown_expression(expression: str, language: str = "en", hint: Message | None = None) -> UnknownExpression:
+    """The error for text no rule reads: the form it looks like and two or three of that form's accepted phrasings
+    when it looks like one (a recurrence, a weekday or day of a month, a holiday), else examples in the preferred
+    language and in English. `hint` adds what else was found out (no holiday of that name)."""
+    form = looks_like(expression)
+    if form is not None:
+        name, code = form
+        examples = list(FORM_EXAMPLES[name].get(code, FORM_EXAMPLES[name]["en"]))
+        return UnknownExpression(
+            N_(
+                "Could not read {expression}: it looks like {form}, but not all of it was understood. Write it like "
+                "{examples}."
+            ),
+            expression=repr(expression[:80]),
+            form=_FORM_NAMES[name],
+            examples=", ".join(repr(example) for example in examples),
+            also=(hint,) if hint is not None else (),
+            suggestions=examples,
+            details={"form": name, "languages": list(LANGUAGE_CODES)},
+        )
     examples = list(EXAMPLES.get(language, EXAMPLES["en"]))
     if language != "en":
         examples += [example for example in EXAMPLES["en"] if example not in examples][:6]
@@ -143,9 +202,55 @@ def unknown_expression(expression: str, language: str = "en") -> UnknownExpressi
         ),
         expression=repr(expression[:80]),
         examples=shown,
+        also=(hint,) if hint is not None else (),
         suggestions=examples[:5],
         details={"languages": list(LANGUAGE_CODES)},
     )
+
+
+_FORM_NAMES = {
+    "recurrence": msg(N_("a recurring event ('every ...')")),
+    "nth": msg(N_("a weekday of a month ('the second Tuesday of ...')")),
+    "month_day": msg(N_("a day of a month ('the last day of ...')")),
+}
+_NTH = {
+    "en": r"\b(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|\d+(?:st|nd|rd|th))\b.*\b(?:of|in)\b",
+    "de": r"\b(?:erste|zweite|dritte|vierte|funfte|letzte|\d+\.)\w*\b.*\b(?:im|des|von)\b",
+    "fr": r"\b(?:premier|deuxieme|second|troisieme|quatrieme|cinquieme|dernier|\d+e)\w*\b.*\b(?:de|du|d')",
+    "es": r"\b(?:primer|segund|tercer|cuart|quint|ultim)\w*\b.*\b(?:de|del)\b",
+    "ja": r"第|最終",
+}
+_MONTH_DAY = {
+    "en": r"\bday (?:of|in)\b|\b(?:end|start|beginning) of\b",
+    "de": r"\btag (?:im|des|von)\b|\b(?:ende|anfang|beginn)\b",
+    "fr": r"\bjour (?:de|du|d')|\b(?:fin|debut)\b",
+    "es": r"\bdia (?:de|del)\b|\b(?:fin|final|principio|inicio)\b",
+    "ja": r"末日|最終日|初日|月末",
+}
+
+
+def looks_like(expression: str) -> tuple[str, str] | None:
+    """Which newer form an expression no rule read looks like, and in which language: a recurrence, a weekday of
+    a month or a day of a month (what the error about it then says was understood)."""
+    folded = fold(expression)
+    for code, vocab in LANGUAGES.items():
+        if re.search(rf"(?:^|\s)(?:{vocab.every})(?:\s|$)" if code != "ja" else vocab.every, folded):
+            return "recurrence", code
+    for name, table in (("month_day", _MONTH_DAY), ("nth", _NTH)):
+        for code, pattern in table.items():
+            if re.search(pattern, folded):
+                return name, code
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A day a day reference names, how it was read (when that needs saying) and its other reading, if any."""
+
+    day: date
+    note: str | None = None
+    other: date | None = None
+    other_note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +260,12 @@ class _Resolver:
     week_start: int
     weekend: tuple[int, int]
     language: str
+    country: str | None = None
+    count: int = DEFAULT_COUNT
+    budget: Budget = UNLIMITED
+    expression: str = ""
+    policy: Disambiguation = "compatible"
+    holidays: NameIndex | None = None
 
     @property
     def today(self) -> date:
@@ -165,30 +276,24 @@ class _Resolver:
             return self._instant(self.reference.astimezone(self.zone), "second", "the reference instant")
         if isinstance(spec, Shift):
             moved = shift(self.reference, spec.amount, spec.unit, self.zone)
-            return self._instant(moved, spec.unit, f"the reference instant {spec.amount:+d} {spec.unit}(s)")
+            said = f" (a {spec.said}: 2 weeks)" if spec.said else ""
+            return self._instant(moved, spec.unit, f"the reference instant {spec.amount:+d} {spec.unit}(s){said}")
         if isinstance(spec, At):
-            clock = time(spec.hour, spec.minute)
-            day, other = self._day(spec.day), self._other_day(spec.day)
-            placed = resolve_local(datetime.combine(day, clock), self.zone)
-            text = f"{spec.hour:02d}:{spec.minute:02d} on {day.isoformat()}"
-            alternative = None
-            if other is not None:
-                text += f" ({self._first_after(spec.day)})"
-                instant = resolve_local(datetime.combine(other, clock), self.zone).instant
-                alternative = Alternative(instant, None, f"{clock:%H:%M} on {other.isoformat()} ({_next_week(other)})")
-            return Resolution("instant", placed.instant, None, "minute", self.language, text, placed, alternative)
+            return self._at(spec)
         if isinstance(spec, Day):
-            first, other = self._day(spec.day), self._other_day(spec.day)
-            resolution = self._period(first, first + timedelta(days=1), "day", self._describe(spec.day))
-            if other is None:
+            reading = self._read(spec.day)
+            first = reading.day
+            text = first.isoformat() + (f" ({reading.note})" if reading.note else "")
+            resolution = self._period(first, first + timedelta(days=1), "day", text)
+            if reading.other is None:
                 return resolution
+            other = reading.other
             alternative = Alternative(
                 day_start(other, self.zone),
                 day_start(other + timedelta(days=1), self.zone),
-                f"{other.isoformat()} ({_next_week(other)})",
+                f"{other.isoformat()} ({reading.other_note})",
             )
-            text = f"{resolution.interpretation} ({self._first_after(spec.day)})"
-            return replace(resolution, interpretation=text, alternative=alternative)
+            return replace(resolution, alternative=alternative)
         if isinstance(spec, Weekend):
             return self._weekend(spec)
         if isinstance(spec, Calendar):
@@ -208,7 +313,21 @@ class _Resolver:
             text = f"from the start of this {spec.unit} to the reference instant"
             start = day_start(first, self.zone)
             return Resolution("period", start, self.reference.astimezone(self.zone), spec.unit, self.language, text)
+        if isinstance(spec, Every):
+            return self._every(spec)
         return self._edge(spec)
+
+    def _at(self, spec: At) -> Resolution:
+        clock = time(spec.hour, spec.minute)
+        reading = self._read(spec.day)
+        placed = resolve_local(datetime.combine(reading.day, clock), self.zone, self.policy)
+        text = f"{clock:%H:%M} on {reading.day.isoformat()}" + (f" ({reading.note})" if reading.note else "")
+        alternative = None
+        if reading.other is not None:
+            instant = resolve_local(datetime.combine(reading.other, clock), self.zone).instant
+            note = f"{clock:%H:%M} on {reading.other.isoformat()} ({reading.other_note})"
+            alternative = Alternative(instant, None, note)
+        return Resolution("instant", placed.instant, None, "minute", self.language, text, placed, alternative)
 
     def _instant(self, instant: datetime, granularity: str, text: str) -> Resolution:
         return Resolution("instant", instant, None, granularity, self.language, text)
@@ -237,10 +356,10 @@ class _Resolver:
         if start.astimezone(UTC) > self.reference.astimezone(UTC):
             raise InvalidArgument(
                 N_("'since {day}' starts after the reference instant {reference}; name a day in the past."),
-                day=self._describe(spec.day),
+                day=self._day(spec.day).isoformat(),
                 reference=self.reference.isoformat(),
             )
-        text = f"from the start of {self._describe(ref)} to the reference instant"
+        text = f"from the start of {self._day(ref).isoformat()} to the reference instant"
         return Resolution("period", start, self.reference.astimezone(self.zone), "day", self.language, text)
 
     def _edge(self, spec: Edge) -> Resolution:
@@ -271,16 +390,135 @@ class _Resolver:
         text = f"{resolution.interpretation} ({taken})"
         return replace(resolution, granularity="weekend", interpretation=text, alternative=alternative)
 
-    def _other_day(self, ref: DayRef) -> date | None:
-        """For "next <weekday>" landing in the current week: the same weekday of next week, its other reading."""
-        if ref.kind != "weekday" or ref.mode != "next":
-            return None
-        day = self._day(ref)
-        week_first, week_after = period_dates("week", self.today, 0, self.week_start)
-        return day + timedelta(weeks=1) if week_first <= day < week_after else None
+    # --- day references ---------------------------------------------------------------------------------------
 
-    def _first_after(self, ref: DayRef) -> str:
-        return f"the first {_WEEKDAYS[ref.weekday]} after today"
+    def _read(self, ref: DayRef) -> _Reading:
+        """The day a reference names, with its other reading where it has one."""
+        if ref.kind == "weekday" and ref.mode == "next":
+            day = self._day(ref)
+            if day.weekday() == self.today.weekday():
+                return _Reading(day)
+            other = day + timedelta(weeks=1)
+            week_first, week_after = period_dates("week", self.today, 0, self.week_start)
+            if week_first <= day < week_after:
+                other_note = _next_week(other)
+            else:
+                other_note = f"the {_WEEKDAYS[ref.weekday]} after the coming one"
+            return _Reading(day, f"the first {_WEEKDAYS[ref.weekday]} after today", other, other_note)
+        if ref.kind in ("nth", "month_day", "month_date"):
+            return self._in_month(ref)
+        if ref.kind == "holiday":
+            return self._holiday(ref)
+        return _Reading(self._day(ref))
+
+    def _in_month(self, ref: DayRef) -> _Reading:
+        """A day of a month; of a named month without a year, the next one, the latest past one its other reading."""
+        month = ref.month
+        assert month is not None  # the grammar gives every such reference its month
+        if month.kind == "offset":
+            first = add_months(self.today.replace(day=1), month.offset)
+            return _Reading(self._month_day(ref, first.year, first.month), self._describe_month_day(ref))
+        if month.year is not None:
+            return _Reading(self._month_day(ref, month.year, month.month), self._describe_month_day(ref))
+        note = self._describe_month_day(ref)
+        this_year = _month_day(ref, self.today.year, month.month)
+        if this_year is not None and this_year >= self.today:
+            other = _month_day(ref, self.today.year - 1, month.month)
+            return _Reading(this_year, note, other, "the latest one before today" if other else None)
+        upcoming = self._month_day(ref, self.today.year + 1, month.month)
+        return _Reading(upcoming, note, this_year, "the latest one before today" if this_year else None)
+
+    def _month_day(self, ref: DayRef, year: int, month: int) -> date:
+        """The day of a month a reference names; an error saying why when there is none."""
+        found = _month_day(ref, year, month)
+        if found is not None:
+            return found
+        if not 1 <= year <= 9999:
+            raise InvalidArgument(N_("The result lies outside years 1..9999 (year {year})."), year=year)
+        days = _days_in_month(year, month)
+        if ref.kind == "nth":
+            raise InvalidArgument(
+                N_("{month} has no {ordinal} {weekday}: name one that exists, such as the last {weekday}."),
+                month=f"{year:04d}-{month:02d}",
+                ordinal=_ORDINAL_WORDS.get(ref.ordinal, str(ref.ordinal)),
+                weekday=_WEEKDAYS[ref.weekday],
+                suggestions=[f"the last {_WEEKDAYS[ref.weekday]} of {date(year, month, 1):%B %Y}"],
+            )
+        raise InvalidArgument(
+            N_("{month} has {days} days, so it has no day {day}."),
+            month=f"{year:04d}-{month:02d}",
+            days=days,
+            day=ref.ordinal,
+            suggestions=[f"the last day of {date(year, month, 1):%B %Y}"],
+        )
+
+    def _describe_month_day(self, ref: DayRef) -> str | None:
+        if ref.kind == "nth":
+            return f"the {_ORDINAL_WORDS.get(ref.ordinal, ref.ordinal)} {_WEEKDAYS[ref.weekday]} of its month"
+        if ref.kind == "month_day" and ref.ordinal == -1:
+            return "the last day of its month"
+        return None
+
+    def _holiday(self, ref: DayRef) -> _Reading:
+        year = ref.year
+        if year is not None and not 1 <= year <= 9999:
+            raise InvalidArgument(N_("Year {year} is outside the supported range 1..9998."), year=year)
+        answer = find_holiday(
+            ref.name,
+            mode=ref.mode or "upcoming",
+            year=year,
+            today=self.today,
+            home=self.country,
+            language=self.language,
+            budget=self.budget,
+            index=self.holidays,
+        )
+        if answer is None:
+            raise self._not_a_holiday(ref, year)
+        if answer.reading is None:
+            listed = "; ".join(
+                f"{candidate.day.isoformat()} {_reading_text(candidate)}" for candidate in answer.candidates[:5]
+            )
+            name = ref.name.title() if ref.name.isascii() else ref.name
+            examples = [f"{name} in {candidate.countries[0]}" for candidate in answer.candidates[:3]]
+            raise UnknownExpression(
+                N_(
+                    "{name} falls on different days in different countries' holidays data: {candidates}. Name the "
+                    "country, e.g. {examples}."
+                ),
+                name=repr(ref.name[:60]),
+                candidates=listed,
+                examples=", ".join(repr(example) for example in examples),
+                suggestions=examples,
+                details={"form": "holiday"},
+            )
+        reading = answer.reading
+        note = _reading_text(reading, answer.country)
+        if answer.other is None:
+            return _Reading(reading.day, note)
+        return _Reading(reading.day, note, answer.other.day, _reading_text(answer.other))
+
+    def _not_a_holiday(self, ref: DayRef, year: int | None) -> UnknownExpression:
+        """The error for text read as a holiday's name that no holidays data has: what it looks like, else the
+        holidays of that name the country has."""
+        if looks_like(self.expression) is not None:
+            return unknown_expression(self.expression, self.language)
+        names = close_names(ref.name, self.country, year or self.today.year, self.language)
+        times = EXAMPLES.get(self.language, EXAMPLES["en"])[:3]
+        examples = names or list(FORM_EXAMPLES["holiday"].get(self.language, FORM_EXAMPLES["holiday"]["en"]))[:2]
+        return UnknownExpression(
+            N_(
+                "Could not read {expression}: it is no time expression in English, German, French, Spanish or "
+                "Japanese, and {name} is no holiday in any country's holidays data. Write a time like {times}, or a "
+                "holiday as the data name it, e.g. {examples}."
+            ),
+            expression=repr(self.expression[:80]),
+            name=repr(ref.name[:60]),
+            times=", ".join(repr(example) for example in times),
+            examples=", ".join(repr(example) for example in examples),
+            suggestions=examples if names else [*times[:2], *examples],
+            details={"form": "holiday", "country": self.country, "languages": list(LANGUAGE_CODES)},
+        )
 
     def _day(self, ref: DayRef) -> date:
         today = self.today
@@ -291,14 +529,136 @@ class _Resolver:
         if ref.kind == "weekday_week":
             first, _ = period_dates("week", today, ref.offset, self.week_start)
             return first + timedelta(days=(ref.weekday - self.week_start) % 7)
+        if ref.kind in ("nth", "month_day", "month_date", "holiday"):
+            return self._read(ref).day
         if ref.mode == "next":
             return today + timedelta(days=(ref.weekday - today.weekday() - 1) % 7 + 1)
         if ref.mode == "last":
             return today - timedelta(days=(today.weekday() - ref.weekday - 1) % 7 + 1)
         return today + timedelta(days=(ref.weekday - today.weekday()) % 7)
 
-    def _describe(self, ref: DayRef) -> str:
-        return self._day(ref).isoformat()
+    # --- recurrences ------------------------------------------------------------------------------------------
+
+    def _every(self, spec: Every) -> Resolution:
+        rule = self._rule(spec)
+        all_day = spec.hour is None and spec.frequency not in ("HOURLY", "MINUTELY")
+        after = day_start(self.today, self.zone) if all_day else self.reference
+        until = shift(after, HORIZON_YEARS, "year", self.zone) if after.year + HORIZON_YEARS <= 9999 else None
+        found = [
+            item.resolution.instant
+            for item, _ in zip(
+                expand(parse_rule(rule), self.zone, after, until=until, budget=self.budget),
+                range(self.count),
+                strict=False,
+            )
+        ]
+        if not found:
+            raise InvalidArgument(
+                N_("{expression} has no occurrence in the next {years} years."),
+                expression=repr(self.expression[:80]),
+                years=HORIZON_YEARS,
+            )
+        text = _every_text(spec, self.weekend)
+        alternative = None
+        if spec.other is not None:
+            other = next(
+                iter(expand(parse_rule(self._rule(spec.other)), self.zone, after, until=until, budget=self.budget)),
+                None,
+            )
+            if other is not None:
+                alternative = Alternative(other.resolution.instant, None, _every_text(spec.other, self.weekend))
+        granularity = "day" if all_day else "minute"
+        return Resolution(
+            "recurrence",
+            found[0],
+            None,
+            granularity,
+            self.language,
+            text,
+            alternative=alternative,
+            occurrences=tuple(found),
+            rule=rule,
+        )
+
+    def _rule(self, spec: Every) -> str:
+        """The RFC 5545 rule of a recurrence in words, starting today (a series every N weeks: on its first day)."""
+        today = self.today
+        parts = [f"FREQ={spec.frequency}"]
+        if spec.interval > 1:
+            parts.append(f"INTERVAL={spec.interval}")
+        weekdays = spec.weekdays
+        if spec.workdays:
+            weekdays = tuple(day for day in range(7) if not _in_weekend(day, self.weekend))
+        if spec.frequency == "WEEKLY" and not weekdays:
+            weekdays = (today.weekday(),)
+        if spec.ordinal:
+            parts.append(f"BYDAY={spec.ordinal}{_RRULE_DAYS[weekdays[0]]}")
+        elif weekdays:
+            parts.append("BYDAY=" + ",".join(_RRULE_DAYS[day] for day in weekdays))
+        if spec.frequency == "YEARLY":
+            parts.append(f"BYMONTH={spec.month or today.month}")
+        if spec.frequency in ("MONTHLY", "YEARLY") and not spec.ordinal:
+            parts.append(f"BYMONTHDAY={spec.monthday or today.day}")
+        start = today
+        if spec.frequency == "WEEKLY" and spec.interval > 1:
+            start = today + timedelta(days=min((day - today.weekday()) % 7 for day in weekdays))
+        hour, minute = (spec.hour, spec.minute) if spec.hour is not None else (0, 0)
+        if spec.frequency not in ("HOURLY", "MINUTELY"):
+            parts.append(f"BYHOUR={hour};BYMINUTE={minute};BYSECOND=0")
+        return f"DTSTART:{start:%Y%m%d}T{hour:02d}{minute:02d}00\nRRULE:{';'.join(parts)}"
+
+
+def _month_day(ref: DayRef, year: int, month: int) -> date | None:
+    """The day of a month a reference names ("the second Tuesday", "the last day", "the 4th"), or None."""
+    if not 1 <= year <= 9999:
+        return None
+    days = _days_in_month(year, month)
+    if ref.kind == "nth":
+        if ref.ordinal == -1:
+            last = date(year, month, days)
+            return last - timedelta(days=(last.weekday() - ref.weekday) % 7)
+        first = date(year, month, 1)
+        day = first + timedelta(days=(ref.weekday - first.weekday()) % 7 + 7 * (ref.ordinal - 1))
+        return day if day.month == month else None
+    number = days if ref.ordinal == -1 else ref.ordinal
+    return date(year, month, number) if number <= days else None
+
+
+def _in_weekend(day: int, weekend: tuple[int, int]) -> bool:
+    first, last = weekend
+    return (day - first) % 7 <= (last - first) % 7
+
+
+def _every_text(spec: Every, weekend: tuple[int, int]) -> str:
+    """A recurrence described in English ("every Monday to Friday at 09:30")."""
+    if spec.workdays:
+        days = [day for day in range(7) if not _in_weekend(day, weekend)]
+        what = (
+            f"every {_WEEKDAYS[days[0]]} to {_WEEKDAYS[days[-1]]}"
+            if days[-1] - days[0] == len(days) - 1
+            else ("every " + ", ".join(_WEEKDAYS[day] for day in days))
+        )
+    elif spec.ordinal:
+        what = f"the {_ORDINAL_WORDS.get(spec.ordinal, spec.ordinal)} {_WEEKDAYS[spec.weekdays[0]]} of every month"
+    elif spec.frequency == "WEEKLY":
+        names = " and ".join(_WEEKDAYS[day] for day in spec.weekdays) or "week"
+        what = f"every {names}" if spec.interval == 1 else f"every {spec.interval} weeks on {names}"
+    elif spec.frequency == "MONTHLY":
+        day = "the last day" if spec.monthday == -1 else f"day {spec.monthday}" if spec.monthday else "the same day"
+        what = f"every month on {day}"
+    elif spec.frequency == "YEARLY":
+        what = f"every year on {spec.month:02d}-{spec.monthday:02d}" if spec.month else "every year on the same day"
+    else:
+        unit = {"DAILY": "day", "HOURLY": "hour", "MINUTELY": "minute"}[spec.frequency]
+        what = f"every {unit}" if spec.interval == 1 else f"every {spec.interval} {unit}s"
+    return what + (f" at {spec.hour:02d}:{spec.minute:02d}" if spec.hour is not None else "")
+
+
+def _reading_text(reading: HolidayReading, country: str | None = None) -> str:
+    """A holiday reading described: its name as the data write it and where ("Thanksgiving Day (US, PR, ...)")."""
+    where = ", ".join(reading.countries[:8]) + (", ..." if len(reading.countries) > 8 else "")
+    place = where or country or ""
+    return reading.name + (f": {place}" if place else "")
 
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

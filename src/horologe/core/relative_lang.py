@@ -9,7 +9,17 @@ Rule kinds: ``now``; ``calendar:<offset>`` ({P}); ``rolling`` ({N}? {U}); ``shif
 ``since`` ({DAY}); ``todate`` ({P}); ``edge:<start|end>:<offset>`` ({P}); ``quarter`` ({Q} {Y}?);
 ``month`` ({M} {Y}?); ``year`` ({Y}); ``weekend:<offset|next>`` (``next``: "next weekend", read as the coming
 one on a weekday). Day kinds: ``offset:<n>``, ``weekday:<upcoming|next|last>``,
-``weekday_week:<offset>`` and ``date``. Time kinds: ``clock`` (groups h, mm, mer) and ``fixed:<hh>``.
+``weekday_week:<offset>``, ``nth`` ({ORD} {WD} of {MREF}: "the second Tuesday of next month"), ``month_day[:<n>]``
+({ORD} day of {MREF}, or the given day: "the last day of February", "end of March") and ``month_date`` ({M} {D}
+{Y}?: "July 4"). Time kinds: ``clock`` (groups h, mm, mer) and ``fixed:<hh>``.
+
+More placeholders: ``{ORD}`` an ordinal (first .. fifth, last = -1), ``{MREF}`` a month reference (``month_refs``:
+``offset:<n>`` or ``named`` {M} {Y}?), ``{D}`` a day of the month, ``{WDS}`` one weekday or several joined by
+``joiner`` (a plural "s" allowed: "mondays"), ``{H}`` a holiday's name. ``recurrences`` are the forms of a recurring
+event ("every weekday", "tous les lundis", "毎月第2火曜日"), a time of day added before or after; their kinds are in
+`horologe.core.relative_grammar.Every`. ``holidays`` read a holiday by name with its modifier (``upcoming``,
+``next``, ``last``, ``this``, ``year``); the name is looked up in the `holidays` package's data. ``every`` is what
+marks a recurrence in the language (for the error that says a recurrence was not understood).
 """
 
 from __future__ import annotations
@@ -36,6 +46,12 @@ class Vocab:
     pm: str
     am: str
     connector: str
+    ordinals: tuple[tuple[str, int], ...] = ()
+    month_refs: tuple[Rule, ...] = ()
+    recurrences: tuple[Rule, ...] = ()
+    holidays: tuple[Rule, ...] = ()
+    joiner: str = ", ?"
+    every: str = "(?!x)x"
 
 
 _EN_WD = (
@@ -68,6 +84,10 @@ ENGLISH: Final = Vocab(
         "nine": 9,
         "ten": 10,
         "twelve": 12,
+        "fourteen": 14,
+        "fifteen": 15,
+        "twenty": 20,
+        "thirty": 30,
         "a couple of": 2,
         "a few": 3,
     },
@@ -108,6 +128,10 @@ ENGLISH: Final = Vocab(
         ("(?:the |in the )?(?:last|past|previous|trailing) {N} ?{U}", "rolling"),
         ("(?:the |in the )?past {U}", "rolling"),
         ("(?:the |in the )?last (?=hour|minute|second){U}", "rolling"),
+        ("in (?:a |one )?fortnight", "shift:1:fortnight"),
+        ("(?:a |one )?fortnight (?:from now|later|hence)", "shift:1:fortnight"),
+        ("(?:a |one )?fortnight ago", "shift:-1:fortnight"),
+        ("(?:the |in the )?(?:last|past) fortnight", "rolling:fortnight"),
         ("in {N} ?{U}", "shift:1"),
         ("{N} ?{U} (?:from now|later|hence)", "shift:1"),
         ("{N} ?{U} ago", "shift:-1"),
@@ -139,6 +163,12 @@ ENGLISH: Final = Vocab(
         ("(?:on )?(?:last|previous|past) {WD}", "weekday:last"),
         ("(?:on )?{WD} (?:of )?last week", "weekday_week:-1"),
         ("(?:on )?{WD} (?:of )?this week", "weekday_week:0"),
+        ("(?:on )?(?:the )?{ORD} {WD} (?:of|in) {MREF}", "nth"),
+        ("(?:on )?(?:the )?{ORD} day (?:of|in) {MREF}", "month_day"),
+        ("(?:on )?(?:the )?(?:end|close) of {MREF}", "month_day:-1"),
+        ("(?:on )?(?:the )?(?:start|beginning) of {MREF}", "month_day:1"),
+        ("(?:on )?{M} {D}(?:st|nd|rd|th)?(?:,? {Y})?", "month_date"),
+        ("(?:on )?(?:the )?{D}(?:st|nd|rd|th)? (?:of )?{M}(?:,? {Y})?", "month_date"),
     ),
     times=(
         ("(?:at )?noon|(?:at )?midday", "fixed:12"),
@@ -150,6 +180,56 @@ ENGLISH: Final = Vocab(
     pm="p\\.?m\\.?",
     am="a\\.?m\\.?",
     connector="(?:,? ?(?:at|on)? )",
+    ordinals=(("first|1st", 1), ("second|2nd", 2), ("third|3rd", 3), ("fourth|4th", 4), ("fifth|5th", 5), ("last", -1)),
+    month_refs=(
+        ("(?:the |this |the current )?month", "offset:0"),
+        ("(?:the )?(?:next|following|coming) month", "offset:1"),
+        ("(?:the )?(?:last|previous|prior) month", "offset:-1"),
+        ("{M}(?:,? (?:of )?{Y})?", "named"),
+    ),
+    recurrences=(
+        ("(?:every|each) (?:week ?day|work ?day|working day|business day)|(?:on )?weekdays", "workdays"),
+        ("(?:every|each) day|daily", "daily"),
+        ("every {N} days", "daily_n"),
+        (
+            "(?:(?:on )?the )?{ORD} {WD} of (?:every|each|the) month"
+            "|(?:every|each) {ORD} {WD} of (?:the|every|each) month"
+            "|(?:every|each) month on the {ORD} {WD}|monthly on the {ORD} {WD}",
+            "monthly_nth",
+        ),
+        ("every {ORDN} {WD}", "every_nth"),
+        ("(?:every|each) {WDS}|(?:on )?{WDP}", "weekly"),
+        ("every {N} weeks?(?: on {WDS})?", "weekly_n"),
+        (
+            "every other {WD}"
+            "|(?:every other week|every second week|bi-?weekly|fortnightly|every fortnight)(?: on {WDS})?",
+            "weekly_other",
+        ),
+        ("(?:on )?the last day of (?:every|each|the) month|(?:every|each) month on the last day", "monthly_last"),
+        (
+            "(?:every|each) month on the {D}(?:st|nd|rd|th)?|(?:on )?the {D}(?:st|nd|rd|th)? of (?:every|each) month"
+            "|monthly on the {D}(?:st|nd|rd|th)?|(?:every|each) {D}(?:st|nd|rd|th) of the month",
+            "monthly_day",
+        ),
+        ("(?:every|each) month|monthly", "monthly"),
+        (
+            "(?:every|each) year on {M} {D}(?:st|nd|rd|th)?|(?:every|each) {M} {D}(?:st|nd|rd|th)?"
+            "|(?:every|each) (?:year on )?the {D}(?:st|nd|rd|th)? of {M}|annually on {M} {D}(?:st|nd|rd|th)?",
+            "yearly_date",
+        ),
+        ("(?:every|each) year|yearly|annually", "yearly"),
+        ("(?:every|each) hour|hourly|every {N} hours", "hourly"),
+        ("every minute|every {N} minutes", "minutely"),
+    ),
+    holidays=(
+        ("(?:on )?next {HOL}", "next"),
+        ("(?:on )?last {HOL}", "last"),
+        ("(?:on )?this {HOL}", "this"),
+        ("(?:on )?{HOL},? {Y}", "year"),
+        ("(?:on )?{HOL}", "upcoming"),
+    ),
+    joiner="(?:,? and |, ?| ?& ?| ?/ ?)",
+    every="every|each|daily|weekly|monthly|yearly|annually|hourly|weekdays",
 )
 
 _DE_MOD = "(?:e|en|er|es|em)?"
@@ -171,6 +251,10 @@ GERMAN: Final = Vocab(
         "neun": 9,
         "zehn": 10,
         "zwolf": 12,
+        "vierzehn": 14,
+        "funfzehn": 15,
+        "zwanzig": 20,
+        "dreissig": 30,
     },
     units={
         "second": "sekunden?|sek",
@@ -239,6 +323,11 @@ GERMAN: Final = Vocab(
         ("(?:am )?(?:letzt|vorig|vergangen)" + _DE_MOD + " {WD}", "weekday:last"),
         ("(?:am )?{WD} (?:nachster|naechster|kommender) woche", "weekday_week:1"),
         ("(?:am )?{WD} (?:letzter|voriger|vergangener) woche", "weekday_week:-1"),
+        ("(?:am |der |den )?{ORD} {WD} (?:im|des|in|vom|von) {MREF}", "nth"),
+        ("(?:am |der |den )?{ORD} tag (?:im|des|in|vom|von) {MREF}", "month_day"),
+        ("(?:zum |am )?ende (?:des |von )?{MREF}", "month_day:-1"),
+        ("(?:zum |am )?(?:anfang|beginn) (?:des |von )?{MREF}", "month_day:1"),
+        ("(?:am |der |den )?{D}\\. ?{M}(?: {Y})?", "month_date"),
     ),
     times=(
         ("(?:um |zu )?mittags?|(?:um )?12 uhr mittags", "fixed:12"),
@@ -250,6 +339,52 @@ GERMAN: Final = Vocab(
     pm="(?!x)x",
     am="(?!x)x",
     connector="(?:,? ?(?:um|am)? )",
+    ordinals=(
+        ("erste[nrsm]?|1\\.", 1),
+        ("zweite[nrsm]?|2\\.", 2),
+        ("dritte[nrsm]?|3\\.", 3),
+        ("vierte[nrsm]?|4\\.", 4),
+        ("funfte[nrsm]?|5\\.", 5),
+        ("letzte[nrsm]?", -1),
+    ),
+    month_refs=(
+        ("(?:diese[nsm] )?monats?", "offset:0"),
+        ("(?:nachst|naechst|kommend|folgend)" + _DE_MOD + " monats?", "offset:1"),
+        ("(?:letzt|vorig|vergangen)" + _DE_MOD + " monats?", "offset:-1"),
+        ("{M}(?: {Y})?", "named"),
+    ),
+    recurrences=(
+        (
+            "(?:an )?(?:jedem |allen )?(?:werktag|arbeitstag|wochentag)(?:en)?|werktags|wochentags"
+            "|jeden (?:werktag|arbeitstag|wochentag)|(?:von )?montags? bis freitags?",
+            "workdays",
+        ),
+        ("(?:jeden|jeder) tag|taglich|alle tage", "daily"),
+        ("alle {N} tage", "daily_n"),
+        (
+            "(?:jeden |an jedem |am )?{ORD} {WD} (?:im|jedes|eines jeden|des) monats?|jeden monat am {ORD} {WD}",
+            "monthly_nth",
+        ),
+        ("(?:jeden|an jedem) {ORDN} {WD}", "weekly_other_n"),
+        ("(?:jeden|jede[nm]?|an jedem|immer) {WDS}|{WDP}", "weekly"),
+        ("alle {N} wochen(?: am {WDS})?|jede {ORDN} woche(?: am {WDS})?", "weekly_n"),
+        ("(?:am )?letzten tag (?:jedes|eines jeden) monats|jeden monat am letzten tag", "monthly_last"),
+        ("(?:jeden monat|monatlich) am {D}\\.?|am {D}\\.? (?:jedes|eines jeden) monats", "monthly_day"),
+        ("jeden monat|monatlich", "monthly"),
+        ("(?:jedes jahr|jahrlich|alljahrlich) am {D}\\. ?{M}|jeden {D}\\. ?{M}", "yearly_date"),
+        ("jedes jahr|jahrlich|alljahrlich", "yearly"),
+        ("jede stunde|stundlich|alle {N} stunden", "hourly"),
+        ("jede minute|alle {N} minuten", "minutely"),
+    ),
+    holidays=(
+        ("(?:an |am |zu )?(?:nachst|naechst|kommend)" + _DE_MOD + " {HOL}", "next"),
+        ("(?:an |am |zu )?(?:letzt|vorig|vergangen)" + _DE_MOD + " {HOL}", "last"),
+        ("(?:an |am |zu )?dies" + _DE_MOD + " {HOL}", "this"),
+        ("(?:an |am |zu )?{HOL} {Y}", "year"),
+        ("(?:an |am |zu )?{HOL}", "upcoming"),
+    ),
+    joiner="(?:,? und |, ?| ?& ?| ?/ ?)",
+    every="jede[nrsm]?|alle|taglich|monatlich|jahrlich|stundlich|werktags|wochentags",
 )
 
 FRENCH: Final = Vocab(
@@ -267,6 +402,9 @@ FRENCH: Final = Vocab(
         "neuf": 9,
         "dix": 10,
         "douze": 12,
+        "quatorze": 14,
+        "vingt": 20,
+        "trente": 30,
     },
     units={
         "second": "secondes?",
@@ -307,6 +445,8 @@ FRENCH: Final = Vocab(
         ("(?:les |ces |au cours des |pendant les )?{N} (?:derniers|dernieres) {U}", "rolling"),
         ("(?:les |ces |au cours des |pendant les )?(?:derniers|dernieres) {N} {U}", "rolling"),
         ("(?:la |les )?(?:derniere|dernier) (?=heure|minute|seconde){U}", "rolling"),
+        ("dans (?:une )?(?:quinzaine|quinze jours)", "shift:1:fortnight"),
+        ("il y a (?:une )?(?:quinzaine|quinze jours)", "shift:-1:fortnight"),
         ("dans {N} ?{U}", "shift:1"),
         ("il y a {N} ?{U}", "shift:-1"),
         ("depuis {DAY}", "since"),
@@ -331,6 +471,11 @@ FRENCH: Final = Vocab(
         ("(?:le )?{WD} (?:dernier|passe)", "weekday:last"),
         ("(?:le )?{WD} de la semaine prochaine", "weekday_week:1"),
         ("(?:le )?{WD} de la semaine derniere", "weekday_week:-1"),
+        ("(?:le )?{ORD} {WD} (?:de |du |d'|en )?{MREF}", "nth"),
+        ("(?:le )?{ORD} jour (?:de |du |d'|en )?{MREF}", "month_day"),
+        ("(?:a la |en )?fin (?:de |du |d')?{MREF}", "month_day:-1"),
+        ("(?:au )?debut (?:de |du |d')?{MREF}", "month_day:1"),
+        ("(?:le )?{D}(?:er)? {M}(?: {Y})?", "month_date"),
     ),
     times=(
         ("(?:a )?midi", "fixed:12"),
@@ -342,6 +487,50 @@ FRENCH: Final = Vocab(
     pm="(?!x)x",
     am="(?!x)x",
     connector="(?:,? ?a? )",
+    ordinals=(
+        ("premiere?s?|1ere?|1re", 1),
+        ("deuxiemes?|seconde?s?|2e|2eme", 2),
+        ("troisiemes?|3e|3eme", 3),
+        ("quatriemes?|4e|4eme", 4),
+        ("cinquiemes?|5e|5eme", 5),
+        ("derniere?s?", -1),
+    ),
+    month_refs=(
+        ("(?:ce )?mois(?:-ci| ci| en cours)?", "offset:0"),
+        ("mois (?:prochain|suivant)", "offset:1"),
+        ("mois (?:dernier|precedent|passe)", "offset:-1"),
+        ("{M}(?: {Y})?", "named"),
+    ),
+    recurrences=(
+        (
+            "(?:tous les |chaque )?jours? (?:ouvres?|ouvrables?|de (?:la )?semaine)|en semaine|du lundi au vendredi",
+            "workdays",
+        ),
+        ("tous les jours|chaque jour|quotidiennement", "daily"),
+        ("tous les {N} jours", "daily_n"),
+        ("(?:le |chaque |tous les )?{ORD} {WD}s? (?:de chaque mois|du mois|de tous les mois)", "monthly_nth"),
+        ("(?:tous les|chaque) {WDS}|les {WDP}", "weekly"),
+        ("toutes les {N} semaines(?: le {WDS})?|tous les {N} {WD}s?", "weekly_n"),
+        ("(?:une semaine sur deux)(?: le {WDS})?|un {WD} sur deux", "weekly_other"),
+        ("le dernier jour (?:de chaque|du) mois", "monthly_last"),
+        (
+            "(?:tous les mois|chaque mois) le {D}(?:er)?|le {D}(?:er)? (?:de chaque mois|de tous les mois)",
+            "monthly_day",
+        ),
+        ("tous les mois|chaque mois|mensuellement", "monthly"),
+        ("(?:tous les ans|chaque annee|chaque an) le {D}(?:er)? {M}|(?:chaque|tous les) {D}(?:er)? {M}", "yearly_date"),
+        ("tous les ans|chaque annee|annuellement", "yearly"),
+        ("toutes les heures|chaque heure|toutes les {N} heures", "hourly"),
+        ("toutes les minutes|toutes les {N} minutes", "minutely"),
+    ),
+    holidays=(
+        ("(?:a |le |la |l')?prochaine? {HOL}|(?:a |le |la |l')?{HOL} prochaine?", "next"),
+        ("(?:a |le |la |l')?derniere? {HOL}|(?:a |le |la |l')?{HOL} (?:derniere?|passee?)", "last"),
+        ("(?:a |le |la |l')?{HOL} {Y}", "year"),
+        ("(?:a |le |la |l')?{HOL}", "upcoming"),
+    ),
+    joiner="(?:,? et |, ?| ?& ?| ?/ ?)",
+    every="tous|toutes|chaque|quotidiennement|mensuellement|annuellement|en semaine",
 )
 
 SPANISH: Final = Vocab(
@@ -360,6 +549,9 @@ SPANISH: Final = Vocab(
         "nueve": 9,
         "diez": 10,
         "doce": 12,
+        "catorce": 14,
+        "veinte": 20,
+        "treinta": 30,
     },
     units={
         "second": "segundos?",
@@ -402,6 +594,8 @@ SPANISH: Final = Vocab(
         ("(?:el |la )?proxim[oa] {P}", "calendar:1"),
         ("(?:en )?(?:los |las )?(?:ultim[oa]s|pasad[oa]s) {N} {U}", "rolling"),
         ("(?:en )?(?:la )?ultima (?=hora|minuto|segundo){U}", "rolling"),
+        ("(?:en|dentro de) (?:una )?(?:quincena|quince dias)", "shift:1:fortnight"),
+        ("hace (?:una )?(?:quincena|quince dias)", "shift:-1:fortnight"),
         ("(?:en|dentro de) {N} ?{U}", "shift:1"),
         ("hace {N} ?{U}", "shift:-1"),
         ("{N} {U} atras", "shift:-1"),
@@ -430,6 +624,11 @@ SPANISH: Final = Vocab(
         ("(?:el )?pasado {WD}", "weekday:last"),
         ("(?:el )?{WD} de la (?:proxima semana|semana que viene)", "weekday_week:1"),
         ("(?:el )?{WD} de la semana pasada", "weekday_week:-1"),
+        ("(?:el )?{ORD} {WD} (?:de |del |en )?{MREF}", "nth"),
+        ("(?:el )?{ORD} dia (?:de |del |en )?{MREF}", "month_day"),
+        ("(?:a )?fin(?:al)? de {MREF}", "month_day:-1"),
+        ("(?:a )?(?:principio|principios|inicio|comienzo) de {MREF}", "month_day:1"),
+        ("(?:el )?{D} de {M}(?: (?:de |del )?{Y})?", "month_date"),
     ),
     times=(
         ("(?:al |a )?mediodia", "fixed:12"),
@@ -443,6 +642,44 @@ SPANISH: Final = Vocab(
     pm="p\\.?m\\.?",
     am="a\\.?m\\.?",
     connector="(?:,? ?(?:a las?|al|a|el)? )",
+    ordinals=(
+        ("primer|primer[oa]|1er|1[oa]", 1),
+        ("segund[oa]|2[oa]", 2),
+        ("tercer|tercer[oa]|3er|3[oa]", 3),
+        ("cuart[oa]|4[oa]", 4),
+        ("quint[oa]|5[oa]", 5),
+        ("ultim[oa]", -1),
+    ),
+    month_refs=(
+        ("(?:este )?mes(?: actual| en curso)?", "offset:0"),
+        ("proximo mes|mes (?:que viene|proximo|siguiente|entrante)", "offset:1"),
+        ("mes (?:pasado|anterior)", "offset:-1"),
+        ("{M}(?: (?:de |del )?{Y})?", "named"),
+    ),
+    recurrences=(
+        ("(?:todos los |cada )?dias? (?:laborables|habiles|de semana)|entre semana|de lunes a viernes", "workdays"),
+        ("todos los dias|cada dia|a diario|diariamente", "daily"),
+        ("cada {N} dias", "daily_n"),
+        ("(?:el |cada |todos los )?{ORD} {WD} (?:de cada mes|de todos los meses|del mes)", "monthly_nth"),
+        ("(?:todos los|cada|los) {WDS}", "weekly"),
+        ("cada {N} semanas(?: (?:el|los) {WDS})?|cada {N} {WD}", "weekly_n"),
+        ("(?:una semana si y otra no|semana por medio)(?: (?:el|los) {WDS})?", "weekly_other"),
+        ("el ultimo dia de (?:cada mes|todos los meses)", "monthly_last"),
+        ("(?:todos los meses|cada mes) el (?:dia )?{D}|el (?:dia )?{D} de (?:cada mes|todos los meses)", "monthly_day"),
+        ("todos los meses|cada mes|mensualmente", "monthly"),
+        ("(?:todos los anos|cada ano) el {D} de {M}|(?:cada|todos los) {D} de {M}", "yearly_date"),
+        ("todos los anos|cada ano|anualmente", "yearly"),
+        ("cada hora|cada {N} horas", "hourly"),
+        ("cada minuto|cada {N} minutos", "minutely"),
+    ),
+    holidays=(
+        ("(?:en |el |la )?proxim[oa] {HOL}|(?:en |el |la )?{HOL} (?:proxim[oa]|que viene)", "next"),
+        ("(?:en |el |la )?(?:pasad[oa]|ultim[oa]) {HOL}|(?:en |el |la )?{HOL} pasad[oa]", "last"),
+        ("(?:en |el |la )?{HOL} (?:de |del )?{Y}", "year"),
+        ("(?:en |el |la )?{HOL}", "upcoming"),
+    ),
+    joiner="(?:,? y |, ?| ?& ?| ?/ ?)",
+    every="todos|todas|cada|diariamente|a diario|mensualmente|anualmente|entre semana",
 )
 
 JAPANESE: Final = Vocab(
@@ -469,6 +706,7 @@ JAPANESE: Final = Vocab(
         ("今週|本週", "calendar:0:week"),
         ("先週|前週", "calendar:-1:week"),
         ("来週|翌週", "calendar:1:week"),
+        ("再来週", "calendar:2:week"),
         ("今月|本月|当月", "calendar:0:month"),
         ("先月|前月", "calendar:-1:month"),
         ("来月|翌月", "calendar:1:month"),
@@ -509,6 +747,10 @@ JAPANESE: Final = Vocab(
         ("今週の{WD}", "weekday_week:0"),
         ("来週の{WD}", "weekday_week:1"),
         ("先週の{WD}", "weekday_week:-1"),
+        ("{MREF}の?{ORD}{WD}", "nth"),
+        ("{MREF}の?(?:最終日|末日|最後の日)", "month_day:-1"),
+        ("{MREF}の?(?:初日|ついたち)", "month_day:1"),
+        ("(?:{Y}年)?{M}{D}日", "month_date"),
     ),
     times=(
         ("正午|お昼|昼の?12時", "fixed:12"),
@@ -522,6 +764,44 @@ JAPANESE: Final = Vocab(
     pm="(?!x)x",
     am="(?!x)x",
     connector="(?:の)",
+    ordinals=(
+        ("第[1一]", 1),
+        ("第[2二]", 2),
+        ("第[3三]", 3),
+        ("第[4四]", 4),
+        ("第[5五]", 5),
+        ("最終|最後の", -1),
+    ),
+    month_refs=(
+        ("今月|当月", "offset:0"),
+        ("来月|翌月", "offset:1"),
+        ("先月|前月", "offset:-1"),
+        ("(?:{Y}年)?{M}", "named"),
+    ),
+    recurrences=(
+        ("平日(?:毎日)?|毎平日|毎週平日", "workdays"),
+        ("毎日", "daily"),
+        ("{N}日ごと", "daily_n"),
+        ("毎月の?{ORD}{WD}", "monthly_nth"),
+        ("毎週{WDS}|毎{WD}", "weekly"),
+        ("{N}週間?ごとの?{WDS}?", "weekly_n"),
+        ("隔週の?{WDS}?", "weekly_other"),
+        ("毎月の?(?:末日|最終日|月末)", "monthly_last"),
+        ("毎月{D}日", "monthly_day"),
+        ("毎月", "monthly"),
+        ("毎年{M}{D}日", "yearly_date"),
+        ("毎年", "yearly"),
+        ("毎時|{N}時間ごと", "hourly"),
+        ("毎分|{N}分ごと", "minutely"),
+    ),
+    holidays=(
+        ("{Y}年の?{HOL}", "year"),
+        ("次の{HOL}", "next"),
+        ("前の{HOL}", "last"),
+        ("{HOL}", "upcoming"),
+    ),
+    joiner="(?:と|・|、|,)",
+    every="毎|隔週|平日|ごと",
 )
 
 LANGUAGES: Final = {vocab.code: vocab for vocab in (ENGLISH, GERMAN, FRENCH, SPANISH, JAPANESE)}
@@ -595,3 +875,43 @@ EXAMPLES: Final = {
         "月末",
     ),
 }
+
+FORM_EXAMPLES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "recurrence": {
+        "en": ("every weekday at 9:30", "every second Tuesday of the month at 10:00", "every 2 weeks on Monday"),
+        "de": ("jeden Werktag um 9:30", "jeden zweiten Dienstag im Monat um 10 Uhr", "alle 2 Wochen am Montag"),
+        "fr": (
+            "tous les jours ouvrés à 9h30",
+            "le deuxième mardi de chaque mois à 10h",
+            "toutes les 2 semaines le lundi",
+        ),
+        "es": (
+            "todos los días laborables a las 9:30",
+            "el segundo martes de cada mes a las 10:00",
+            "cada 2 semanas el lunes",
+        ),
+        "ja": ("平日の9時半", "毎月第2火曜日の10時", "2週間ごとの月曜日"),
+    },
+    "nth": {
+        "en": ("the second Tuesday of next month", "the last Friday in March", "the first Monday of May 2027"),
+        "de": ("der zweite Dienstag im nächsten Monat", "der letzte Freitag im März"),
+        "fr": ("le deuxième mardi du mois prochain", "le dernier vendredi de mars"),
+        "es": ("el segundo martes del próximo mes", "el último viernes de marzo"),
+        "ja": ("来月の第2火曜日", "3月の最終金曜日"),
+    },
+    "month_day": {
+        "en": ("the last day of February", "end of next month", "July 4"),
+        "de": ("der letzte Tag im Februar", "Ende des nächsten Monats", "4. Juli"),
+        "fr": ("le dernier jour de février", "fin du mois prochain", "le 4 juillet"),
+        "es": ("el último día de febrero", "fin del mes próximo", "el 4 de julio"),
+        "ja": ("2月の末日", "来月末", "7月4日"),
+    },
+    "holiday": {
+        "en": ("Christmas", "Easter 2027", "Thanksgiving in the US"),
+        "de": ("Weihnachten", "Ostern 2027", "Neujahr"),
+        "fr": ("Noël", "Pâques 2027", "le 14 juillet"),
+        "es": ("Navidad", "Año Nuevo 2027", "el 4 de julio"),
+        "ja": ("元日", "2027年のこどもの日", "来月の第2火曜日"),
+    },
+}
+"""Two or three accepted phrasings of each newer form, per language: what an error about that form shows."""

@@ -117,6 +117,20 @@ def canonical_name(key: str) -> str:
 
 
 @cache
+def primary_names() -> frozenset[str]:
+    """Canonical zones plus the per-country names of zone.tab (Europe/Stockholm, a link to Europe/Berlin since 2022
+    but Sweden's own name), minus Factory: the names a result gives."""
+    listed = {zone for code in countries() for zone in zones_for_country(code)}
+    return frozenset((canonical_names() | listed) - {"Factory"})
+
+
+def preferred_name(key: str) -> str:
+    """The name a result gives a zone: itself when primary (canonical or a country's zone.tab name), else the zone
+    its legacy link names (US/Eastern -> America/New_York, Singapore -> Asia/Singapore, GMT -> Etc/GMT)."""
+    return key if key in primary_names() else canonical_name(key)
+
+
+@cache
 def _aliases_by_canonical() -> Mapping[str, tuple[str, ...]]:
     grouped: dict[str, list[str]] = {}
     for alias, target in all_links().items():

@@ -15,11 +15,17 @@ Resolution order (first match wins):
 9. a city: the last segment of a canonical or zone.tab key (``new york``, ``São Paulo``);
 10. a city named only by a legacy link (``Calcutta``, ``Eastern``).
 
-With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further:
-country names in six languages (``Japon``, ``日本``) at step 8; before step 9, any city of 15,000+ people by its
-name or a former or foreign name (``Mumbai``, ``Bombay``, ``München``, ``北京``), the most populous first (cities
-of similar size in different zones, ``San Juan``, are an ambiguity answered with the candidates); after step 9,
-the CLDR exemplar city of a zone in six languages (``Wien``, ``東京``).
+With a places table (`horologe.core.gazetteer`, what `horologe.places` loads), what people type is read further,
+after the abbreviations and the database's own names (steps 1-5 and 7):
+- coordinates (``48.2082, 16.3738``, ``48.2°N 16.4°E``; `horologe.core.coordinates`), before offsets, through the
+  coordinates lookup the table comes with;
+- one ranking of every city (15,000+ people; own, former and foreign names: ``Mumbai``, ``Bombay``, ``Москва``),
+  first-level division (``Bavaria``, ``Bayern``) and country (a code, a name in twelve languages) of the name, by
+  people and the client's country, a tie refused (`horologe.core.place_names` states the rules);
+- qualified names: ``City, Country``, ``City, State``, ``City, State, Country`` (names or codes), then the zones'
+  own city names and the CLDR exemplar cities in twelve languages (``Wien``, ``東京``), and last ``City State``
+  without a comma when only one split of the words names a place (``Portland Oregon``).
+Every result names its zone by its current name (`tzdb.preferred_name`).
 
 Abbreviation rule, one in every season: an abbreviation a person types names its region's clock all year
 (``EST`` and ``EDT`` are America/New_York's clock, in July too, as ``PST`` is Los Angeles'), and the zone says it
@@ -30,45 +36,74 @@ each abbreviation to the zone where it is used (the most populous one when sever
 share the same clock, e.g. ``AEST`` -> Australia/Sydney). Abbreviations that name different
 clocks in common usage (``IST``, ``CST``, ``BST``, ``AST`` ...) raise AmbiguousTimezone unless
 `country_hint` picks exactly one candidate. Two-letter abbreviations (ET, PT, MT) are left out on
-purpose: they are ISO country codes (Ethiopia, Portugal, Malta).
+purpose: they are ISO country codes (Ethiopia, Portugal, Malta). Letters written as a word (``Est``, title case)
+that name a place are that place, not an abbreviation.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import cache
 from types import MappingProxyType
 from typing import Final, Literal
 
 from horologe.core import tzdb
+from horologe.core.coordinates import COORDINATES_HELP, looks_like_coordinates, read_coordinates
 from horologe.core.errors import AmbiguousTimezone, InvalidArgument, InvalidTimezone
-from horologe.core.gazetteer import Gazetteer, Match, Place
+from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.messages import N_, Message, msg
+from horologe.core.place_names import (
+    Candidate,
+    candidates,
+    city_label,
+    in_scope,
+    named_places,
+    qualifier_scopes,
+    within,
+)
 
-ZoneKind = Literal["iana", "alias", "fixed_offset", "utc", "city", "abbreviation", "case_insensitive", "country"]
+ZoneKind = Literal[
+    "iana",
+    "alias",
+    "fixed_offset",
+    "utc",
+    "city",
+    "abbreviation",
+    "case_insensitive",
+    "country",
+    "region",
+    "coordinates",
+]
 
 MAX_INPUT_LENGTH = 256
-_READ_KINDS = frozenset({"abbreviation", "city", "country"})
+_READ_KINDS = frozenset({"abbreviation", "city", "country", "region", "coordinates"})
+_RENAMED_KINDS = frozenset({"alias", "case_insensitive"})
 AMBIGUOUS_SHARE: Final = 0.5
 """A city is ambiguous when another of the same name, in another zone, has at least half its weight."""
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
+CITY_RIVAL: Final = 500_000
+"""A city of this many people ties a division or country of its name of up to ten times its weight."""
 OTHER_SHARE: Final = 0.1
 """Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
 MAX_OFFSET = timedelta(hours=14)
 TIMEZONE_HELP: Final = msg(N_("Use an IANA name such as 'Europe/Vienna', a UTC offset such as '+05:30', or 'UTC'."))
+PLACE_HELP: Final = msg(
+    N_(
+        "Name a city ('Vienna'), a city with its country or state ('Vienna, Austria', 'Portland, Oregon'), a state or "
+        "province ('Bavaria'), coordinates ('48.21, 16.37'), an IANA name ('Europe/Vienna') or a UTC offset ('+05:30')."
+    )
+)
 _HELP_SUGGESTIONS: Final = ("UTC", "Europe/Vienna", "+05:30")
 _UTC_CANONICAL = frozenset({"Etc/UTC"})
 _UTC_WORDS = frozenset({"z", "ut"})
 _OFFSET = re.compile(r"^(?:UTC|GMT|UT)?([+-])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?$", re.IGNORECASE)
 _OFFSET_LIKE = re.compile(r"^(?:UTC|GMT|UT)?[+-]", re.IGNORECASE)
-_SEPARATORS = re.compile(r"[\W_]+")
-_ACCENT, _LAST_ACCENT = "\u0300", "\u036f"  # Unicode's Combining Diacritical Marks
 
 # Abbreviation -> candidate zones. One candidate: resolved directly. Several: AmbiguousTimezone.
 ABBREVIATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -182,16 +217,20 @@ class ResolvedZone:
 
     kind tells how the input was understood:
     - ``iana``: an exact canonical IANA key (``Europe/Vienna``);
-    - ``alias``: an exact IANA link name, kept as typed (``US/Eastern``; canonical ``America/New_York``);
+    - ``alias``: an exact IANA link name (``US/Eastern``), answered by its canonical zone (``America/New_York``);
     - ``case_insensitive``: an IANA key typed with other case, accents or spaces (``europe/vienna``);
     - ``utc``: any spelling of UTC, including zero offsets (key ``UTC``, tz ``datetime.UTC``);
     - ``fixed_offset``: a UTC offset (key the normalized label such as ``+05:30``, tz ``datetime.timezone``);
-    - ``city``: a city named by the last segment of an IANA key (``new york``);
+    - ``city``: a city, alone or qualified (``Mumbai``, ``Portland, Oregon``), or the last segment of a key;
     - ``abbreviation``: an abbreviation from the curated table (``PST``);
-    - ``country``: an ISO 3166 code or country name of a country with a single zone (``AT``).
+    - ``country``: an ISO 3166 code or country name of a country with a single zone (``AT``);
+    - ``region``: a state, province or other first-level division of one clock (``Bavaria``, ``Arizona``);
+    - ``coordinates``: a latitude and longitude (``48.2082, 16.3738``), read by the coordinates lookup.
 
-    `place` names the city a typed name was read as (``Mumbai, IN``), `others` the zones of smaller places of the
-    same name that were not chosen.
+    `key` is the zone's current name (`tzdb.preferred_name`: a legacy link's target, a country's own zone.tab name
+    kept), what a model should pass on (or ``UTC``, or the offset's label); `input` is
+    what was typed. `place` names the place a typed name was read as (``Mumbai, IN``), `others` the zones of smaller
+    places of the same name, or of a division's other clocks, that were not chosen.
     """
 
     key: str
@@ -203,9 +242,10 @@ class ResolvedZone:
     others: tuple[str, ...] = ()
 
     def reading(self) -> dict[str, object] | None:
-        """How typed input was read, when it was not a zone's own name: what was typed, the zone, the way it was read
-        (`abbreviation`, `city`, `country`), the place and the other readings (None for IANA names and offsets)."""
-        if self.kind not in _READ_KINDS:
+        """How typed input was read, when it was not the zone's own canonical name: what was typed, the zone, the way
+        it was read (`abbreviation`, `city`, `country`, `region`, `coordinates`, or `alias` and `case_insensitive` for
+        other spellings of a zone), the place and the other readings (None for canonical names and offsets)."""
+        if self.kind not in _READ_KINDS and not (self.kind in _RENAMED_KINDS and self.input != self.key):
             return None
         found: dict[str, object] = {"input": self.input, "timezone": self.key, "read_as": self.kind}
         if self.place:
@@ -218,14 +258,6 @@ class ResolvedZone:
 # --- normalization -------------------------------------------------------------------------
 
 
-def fold(text: str) -> str:
-    """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("&", " and "))
-    # Only Latin-style accents go ('é' -> 'e'); kana voicing marks stay ('バ' is not 'ハ').
-    bare = unicodedata.normalize("NFC", "".join(char for char in decomposed if not _ACCENT <= char <= _LAST_ACCENT))
-    return " ".join(_SEPARATORS.sub(" ", bare.casefold()).split())
-
-
 def _fold_key(key: str) -> str:
     return "/".join(fold(part) for part in key.split("/"))
 
@@ -235,6 +267,10 @@ def _city_of(key: str) -> str | None:
     if "/" not in key or key.startswith("Etc/"):
         return None
     return fold(key.rsplit("/", 1)[1])
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Unicode's control characters (category Cc), found in one search: every reader passes here."""
 
 
 def _clean(text: str) -> str:
@@ -249,7 +285,7 @@ def _clean(text: str) -> str:
     cleaned = text.strip()
     if not cleaned:
         raise InvalidTimezone(N_("Timezone is empty."), also=(TIMEZONE_HELP,), suggestions=_HELP_SUGGESTIONS)
-    if any(unicodedata.category(char) == "Cc" for char in cleaned):
+    if _CONTROL.search(cleaned):
         raise InvalidTimezone(
             N_("Timezone {input} contains control characters."),
             input=repr(cleaned),
@@ -260,13 +296,6 @@ def _clean(text: str) -> str:
 
 
 # --- lazily built indexes ------------------------------------------------------------------
-
-
-@cache
-def _primary_names() -> frozenset[str]:
-    """Canonical zones plus the per-country names of zone.tab (e.g. Europe/Stockholm), minus Factory."""
-    listed = {zone for code in tzdb.countries() for zone in tzdb.zones_for_country(code)}
-    return frozenset((tzdb.canonical_names() | listed) - {"Factory"})
 
 
 @cache
@@ -348,19 +377,21 @@ def resolve_zone(
     """
     cleaned = _clean(text)
     lookup = _Lookup(cleaned, _country_code(country_hint, places) if country_hint else None, places, now)
-    if source == "person" and cleaned.upper() in _key_abbreviations():
+    if source == "person" and cleaned.upper() in _key_abbreviations() and not _a_word(lookup):
         return _typed(_choose(lookup, ABBREVIATIONS[cleaned.upper()], "abbreviation"), cleaned, "abbreviation")
     if cleaned in tzdb.zone_names():
         return _from_key(cleaned, cleaned, "alias" if cleaned in tzdb.all_links() else "iana")
     lowered = cleaned.casefold()
     if lowered in _UTC_WORDS or lowered in _utc_keys():
         return _utc(cleaned)
-    if lowered in _lower_keys():
+    if lowered in _lower_keys() and not (_lower_keys()[lowered].isupper() and _a_word(lookup)):
         return _from_key(_lower_keys()[lowered], cleaned, "case_insensitive")
+    if looks_like_coordinates(cleaned):
+        return _by_coordinates(lookup)
     compact = "".join(cleaned.split()).replace("\u2212", "-")
     if _OFFSET_LIKE.match(compact):
         return _fixed_offset(compact, cleaned)
-    for step in _STEPS:
+    for step in _STEPS if places is None else _PLACE_STEPS:
         found = step(lookup)
         if found is not None:
             return found
@@ -375,11 +406,16 @@ def _key_abbreviations() -> frozenset[str]:
 def _from_key(key: str, text: str, kind: ZoneKind) -> ResolvedZone:
     if key.casefold() in _utc_keys():
         return _utc(text)
-    return ResolvedZone(key, tzdb.get_zone(key), kind, tzdb.canonical_name(key), text)
+    return _typed(key, text, kind)
 
 
 def _typed(key: str, text: str, kind: ZoneKind, place: str | None = None, others: tuple[str, ...] = ()) -> ResolvedZone:
-    return ResolvedZone(key, tzdb.get_zone(key), kind, tzdb.canonical_name(key), text, place, others)
+    """The zone under its current name (`tzdb.preferred_name`), with how `text` was read."""
+    preferred = tzdb.preferred_name(key)
+    found: tuple[str, ...] = ()
+    if others:
+        found = tuple(dict.fromkeys(name for name in map(tzdb.preferred_name, others) if name != preferred))
+    return ResolvedZone(preferred, tzdb.get_zone(preferred), kind, tzdb.canonical_name(key), text, place, found)
 
 
 def _utc(text: str) -> ResolvedZone:
@@ -414,9 +450,18 @@ def _offset_value(match: re.Match[str]) -> timedelta | None:
 
 def _by_abbreviation(lookup: _Lookup) -> ResolvedZone | None:
     candidates = ABBREVIATIONS.get(lookup.text.upper())
-    if candidates is None:
+    if candidates is None or _a_word(lookup):
         return None
     return _typed(_choose(lookup, candidates, "abbreviation"), lookup.text, "abbreviation")
+
+
+def _a_word(lookup: _Lookup) -> bool:
+    """Whether an abbreviation's letters, written as a word ('Est', 'Cat'), are a place's name: then they name it."""
+    text = lookup.text
+    if lookup.places is None or not text.istitle() or text.isupper():
+        return False
+    folded = fold(text)
+    return bool(lookup.places.matches(folded) or lookup.places.divisions(folded))
 
 
 def _by_country_code(lookup: _Lookup) -> ResolvedZone | None:
@@ -431,8 +476,10 @@ def _by_country_name(lookup: _Lookup) -> ResolvedZone | None:
     return None if code is None else _country_zone(lookup, code)
 
 
-def _country_zone(lookup: _Lookup, code: str) -> ResolvedZone:
-    zones = tzdb.zones_for_country(code)
+def _country_zone(lookup: _Lookup, code: str, clocks: tuple[str, ...] = ()) -> ResolvedZone:
+    """A country's one zone; refused with its main zones when it has several (its main clocks when `clocks` are
+    known from the places table, else its zones in the database)."""
+    zones = clocks or tzdb.zones_for_country(code)
     name = tzdb.country_name(code) or code
     if not zones:
         raise InvalidTimezone(
@@ -442,7 +489,7 @@ def _country_zone(lookup: _Lookup, code: str) -> ResolvedZone:
             also=(TIMEZONE_HELP,),
         )
     if len(zones) > 1:
-        main = _main_zones(code, zones, lookup.places)
+        main = list(clocks) or _main_zones(code, zones, lookup.places)
         shown = _labelled([(zone, zone) for zone in main[:MAIN_ZONES]], lookup.now)
         listed: str | Message = shown
         if len(main) > MAIN_ZONES:
@@ -470,54 +517,20 @@ def _main_zones(code: str, zones: tuple[str, ...], places: Gazetteer | None) -> 
 
 def _by_folded_key(lookup: _Lookup) -> ResolvedZone | None:
     key = _folded_keys().get(_fold_key(lookup.text))
-    return None if key is None else _from_key(key, lookup.text, "case_insensitive")
+    if key is None or (key.isupper() and _a_word(lookup)):
+        return None
+    return _from_key(key, lookup.text, "case_insensitive")
 
 
 def _by_primary_city(lookup: _Lookup) -> ResolvedZone | None:
     keys = _cities().get(fold(lookup.text), ())
-    return _city_zone(lookup, tuple(key for key in keys if key in _primary_names()))
+    return _city_zone(lookup, tuple(key for key in keys if key in tzdb.primary_names()))
 
 
 def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
     if lookup.places is None:
         return None
     return _city_zone(lookup, lookup.places.exemplars.get(fold(lookup.text), ()))
-
-
-def _by_place(lookup: _Lookup) -> ResolvedZone | None:
-    if lookup.places is None:
-        return None
-    found = lookup.places.matches(fold(lookup.text))
-    if lookup.hint is not None:
-        found = [match for match in found if match.place.country == lookup.hint] or found
-    if not found:
-        return None
-    best = found[0]
-    rivals = _distinct_zones([match for match in found if match.weight >= best.weight * AMBIGUOUS_SHARE])
-    if len(rivals) > 1:
-        raise AmbiguousTimezone(
-            N_("City {input} is ambiguous: it can mean {candidates}. Use the IANA name of the one you mean."),
-            input=repr(lookup.text),
-            candidates=_labelled([(_place_label(match.place), match.place.zone) for match in rivals], lookup.now),
-            suggestions=[match.place.zone for match in rivals],
-            details={"candidates": [match.place.zone for match in rivals]},
-        )
-    others = tuple(
-        match.place.zone for match in _distinct_zones(found)[1:3] if match.weight >= best.weight * OTHER_SHARE
-    )
-    return _typed(best.place.zone, lookup.text, "city", _place_label(best.place), others)
-
-
-def _distinct_zones(found: list[Match]) -> list[Match]:
-    """The best match of each clock (canonical zone), in order."""
-    seen: dict[str, Match] = {}
-    for match in found:
-        seen.setdefault(tzdb.canonical_name(match.place.zone), match)
-    return list(seen.values())
-
-
-def _place_label(place: Place) -> str:
-    return f"{place.name}, {place.country}"
 
 
 def _by_any_city(lookup: _Lookup) -> ResolvedZone | None:
@@ -532,7 +545,7 @@ def _city_zone(lookup: _Lookup, keys: tuple[str, ...]) -> ResolvedZone | None:
 
 def _prefer_primary(keys: tuple[str, ...]) -> tuple[str, ...]:
     """Primary names first; links to the same zone collapse into one candidate."""
-    primary = tuple(key for key in keys if key in _primary_names())
+    primary = tuple(key for key in keys if key in tzdb.primary_names())
     if primary:
         return primary
     by_target = {tzdb.canonical_name(key): key for key in reversed(keys)}
@@ -581,22 +594,261 @@ _STEPS = (
     _by_country_code,
     _by_folded_key,
     _by_country_name,
-    _by_place,
     _by_primary_city,
     _by_exemplar_city,
     _by_any_city,
 )
+"""Without a places table: the database's own names and countries."""
+
+
+# --- places: names, qualified names, coordinates ---------------------------------------------------------------
+
+
+def _by_name(lookup: _Lookup) -> ResolvedZone | None:
+    """Cities, divisions and countries of the name, ranked (`horologe.core.place_names`)."""
+    assert lookup.places is not None
+    named = _country_names().get(fold(lookup.text))
+    return _ranked(lookup, candidates(lookup.places, lookup.text, lookup.hint, named))
+
+
+def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
+    """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much."""
+    found = _cities_for_areas(found)
+    if not found:
+        return None
+    best = found[0]
+    rivals = _distinct([candidate for candidate in found if _rival(candidate, best)])
+    if len(rivals) > 1:
+        listed = _labelled(
+            [(label, candidate.zones[0]) for label, candidate in _told_apart(lookup, rivals)], lookup.now
+        )
+        raise AmbiguousTimezone(
+            N_("{input} is ambiguous: it can mean {candidates}. Add the country or state, e.g. {example}."),
+            input=repr(lookup.text),
+            candidates=listed,
+            example=repr(rivals[0].label),
+            suggestions=[candidate.zones[0] for candidate in rivals],
+            details={"candidates": [candidate.zones[0] for candidate in rivals]},
+        )
+    best = _city_first(found, best)
+    if best.kind == "country" and len(best.zones) > 1:
+        return _country_zone(lookup, best.country, best.zones)
+    if len(best.zones) > 1:
+        raise _many_clocks(lookup, best)
+    others = [
+        candidate.zones[0] for candidate in _distinct(found)[1:3] if candidate.weight >= best.weight * OTHER_SHARE
+    ]
+    if best.kind != "city":
+        others = [*_minor_clocks(lookup, best), *others]
+    return _typed(best.zones[0], lookup.text, best.kind, best.label, tuple(others))
+
+
+def _rival(candidate: Candidate, best: Candidate) -> bool:
+    """Whether a candidate ties the best: half its weight, or, for a city of 500,000 or more by its own name against a
+    division or country, a tenth (people type big cities far more often: 'Washington' is the state and the
+    capital; 'Wyoming' is the state, not Wyoming, Michigan)."""
+    city = candidate.kind == "city" and candidate.own and candidate.weight >= CITY_RIVAL
+    share = OTHER_SHARE if (best.kind != "city" or best.area) and city else AMBIGUOUS_SHARE
+    return candidate.weight >= best.weight * share
+
+
+def _cities_for_areas(found: list[Candidate]) -> list[Candidate]:
+    """The divisions and countries that a city of their name inside them, of a tenth of their people, stands for,
+    replaced by that city ranked as the area, with its weight (`place_names` rule 4): 'Chihuahua' is the city, not
+    the state of two clocks; 'Wien' the city, not the state; 'Armavir' the Armenian province's town as heavy as the
+    province, so tied with Armavir, Russia, never the Russian city by default. For an area of several clocks only a
+    city's own name stands in (Tepic, also called 'Nayarit', does not stand for the state of two clocks)."""
+    if all(candidate.kind == "city" for candidate in found):
+        return found
+    stand_ins: dict[Candidate, float] = {}
+    kept = []
+    for area in found:
+        city = None
+        if area.kind != "city":
+            city = next(
+                (
+                    c
+                    for c in found
+                    if c.kind == "city"
+                    and (c.own or len(area.zones) == 1)
+                    and within(c, area)
+                    and c.people >= area.people * OTHER_SHARE
+                ),
+                None,
+            )
+        if city is None:
+            kept.append(area)
+        else:
+            stand_ins[city] = max(stand_ins.get(city, city.weight), area.weight)
+    weighed = [replace(c, weight=stand_ins[c], area=True) if c in stand_ins else c for c in kept]
+    return sorted(weighed, key=lambda candidate: -candidate.weight)
+
+
+def _city_first(found: list[Candidate], best: Candidate) -> Candidate:
+    """A city of the best candidate's clock and at least half its people, when the best is a division or country
+    ('Kiev': Kyiv, not Kyiv Oblast; 'Seoul': the city)."""
+    if best.kind == "city":
+        return best
+    same = (
+        c for c in found if c.kind == "city" and c.clock == best.clock and c.people >= best.people * AMBIGUOUS_SHARE
+    )
+    return next(same, best)
+
+
+def _told_apart(lookup: _Lookup, found: list[Candidate]) -> list[tuple[str, Candidate]]:
+    """Each candidate's label, with its state or province where two would read alike ('Springfield, Illinois, US')."""
+    labels = Counter(candidate.label for candidate in found)
+    told = []
+    for candidate in found:
+        division = lookup.places.division(candidate.country, candidate.division) if lookup.places else None
+        if labels[candidate.label] > 1 and division is not None and candidate.kind == "city":
+            told.append((f"{candidate.label.rsplit(', ', 1)[0]}, {division.name}, {candidate.country}", candidate))
+        else:
+            told.append((candidate.label, candidate))
+    return told
+
+
+def _minor_clocks(lookup: _Lookup, area: Candidate) -> list[str]:
+    """The clocks of a division's or country's smaller part (El Paso's America/Denver for Texas, the Canaries' for
+    Spain)."""
+    assert lookup.places is not None
+    if area.kind == "country":
+        return [zone for zone, _ in lookup.places.country_coded(area.country).zones[1:]]
+    found = lookup.places.division(area.country, area.division)
+    return [zone for zone, _ in found.zones[1:]] if found is not None else []
+
+
+def _distinct(found: list[Candidate]) -> list[Candidate]:
+    """The heaviest candidate of each clock, in order."""
+    seen: dict[str, Candidate] = {}
+    for candidate in found:
+        seen.setdefault(candidate.clock, candidate)
+    return list(seen.values())
+
+
+def _many_clocks(lookup: _Lookup, division: Candidate) -> AmbiguousTimezone:
+    return AmbiguousTimezone(
+        N_("{region} keeps {count} clocks: {zones}. Name a city there or the zone, e.g. {example}."),
+        region=division.label,
+        count=len(division.zones),
+        zones=_labelled([(zone, zone) for zone in division.zones[:MAIN_ZONES]], lookup.now),
+        example=repr(division.zones[0]),
+        suggestions=division.zones[:3],
+        details={"region": division.label, "candidates": list(division.zones)},
+    )
+
+
+def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
+    """'City, Country', 'City, State' or 'City, State, Country' (names or codes, in the twelve languages)."""
+    assert lookup.places is not None
+    parts = [part.strip() for part in lookup.text.split(",")]
+    if len(parts) < 2:
+        return None
+    if len(parts) > 3 or not all(parts):
+        raise InvalidTimezone(
+            N_("{input} is not a place: write a city and then its state or country, e.g. 'Portland, Oregon, US'."),
+            input=repr(lookup.text),
+            also=(PLACE_HELP,),
+            suggestions=_HELP_SUGGESTIONS,
+        )
+    name, qualifiers = parts[0], parts[1:]
+    scopes = []
+    for qualifier in qualifiers:
+        scope = qualifier_scopes(lookup.places, qualifier, _country_code(qualifier, lookup.places))
+        if not scope:
+            raise InvalidTimezone(
+                N_("{qualifier} in {input} is neither a country nor a state or province we know."),
+                qualifier=repr(qualifier),
+                input=repr(lookup.text),
+                also=(PLACE_HELP,),
+                suggestions=_HELP_SUGGESTIONS,
+            )
+        scopes.append(scope)
+    named = named_places(lookup.places, name)
+    if not named:
+        return None  # no place of that name: the unknown-name answer suggests spellings
+    inside = [candidate for candidate in named if all(in_scope(candidate, scope) for scope in scopes)]
+    if not inside:
+        elsewhere = _distinct(named)[:3]
+        raise InvalidTimezone(
+            N_("There is no {name} in {qualifier} that we know; {name} is in {places}."),
+            name=repr(name),
+            qualifier=repr(", ".join(qualifiers)),
+            places=_labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now),
+            suggestions=[candidate.zones[0] for candidate in elsewhere],
+        )
+    return _ranked(lookup, inside)
+
+
+def _by_split(lookup: _Lookup) -> ResolvedZone | None:
+    """'City State' or 'City Country' without a comma ('Portland Oregon', 'Paris France'), when exactly one way of
+    splitting the words names a place inside a qualifier."""
+    assert lookup.places is not None
+    words = lookup.text.split()
+    found: list[ResolvedZone] = []
+    for size in range(1, min(3, len(words) - 1) + 1):
+        name, qualifier = " ".join(words[:-size]), " ".join(words[-size:])
+        scopes = qualifier_scopes(lookup.places, qualifier, _country_names().get(fold(qualifier)))
+        inside = [c for c in named_places(lookup.places, name) if in_scope(c, scopes)] if scopes else []
+        if inside:
+            zone = _ranked(lookup, inside)
+            if zone is not None:
+                found.append(zone)
+    if len({zone.key for zone in found}) == 1:
+        return found[0]
+    return None
+
+
+def _by_coordinates(lookup: _Lookup) -> ResolvedZone:
+    point = read_coordinates(lookup.text)
+    if lookup.places is None or lookup.places.locate is None:
+        raise InvalidTimezone(
+            N_("Coordinates such as {input} are not read here. Name the zone instead, e.g. 'Europe/Vienna'."),
+            input=repr(lookup.text),
+            also=(TIMEZONE_HELP,),
+            suggestions=_HELP_SUGGESTIONS,
+        )
+    zone = lookup.places.locate(point.latitude, point.longitude)
+    if zone is None:
+        raise InvalidTimezone(
+            N_("No timezone is known at {point}."),
+            point=point.label(),
+            also=(COORDINATES_HELP,),
+            suggestions=_HELP_SUGGESTIONS,
+        )
+    return _typed(zone, lookup.text, "coordinates", point.label())
+
+
+_PLACE_STEPS = (
+    _by_abbreviation,
+    _by_folded_key,
+    _by_name,
+    _by_qualified,
+    _by_primary_city,
+    _by_exemplar_city,
+    _by_any_city,
+    _by_split,
+)
+"""With the places table: cities, divisions and countries ranked together, then qualified names."""
 
 
 # --- unknown input -------------------------------------------------------------------------
 
 
 def _unknown(lookup: _Lookup) -> InvalidTimezone:
-    suggestions = did_you_mean(lookup.text, places=lookup.places)
+    if lookup.places is None:
+        suggestions = did_you_mean(lookup.text)
+        return InvalidTimezone(
+            N_("Unknown timezone {input}."),
+            input=repr(lookup.text),
+            also=(*did_you_mean_hint(suggestions, lookup.now), TIMEZONE_HELP),
+            suggestions=[zone for _, zone in suggestions],
+        )
+    suggestions = did_you_mean(lookup.text.split(",")[0], places=lookup.places)
     return InvalidTimezone(
-        N_("Unknown timezone {input}."),
+        N_("Unknown place or timezone {input}."),
         input=repr(lookup.text),
-        also=(*did_you_mean_hint(suggestions, lookup.now), TIMEZONE_HELP),
+        also=(*did_you_mean_hint(suggestions, lookup.now), PLACE_HELP),
         suggestions=[zone for _, zone in suggestions],
     )
 
@@ -637,8 +889,8 @@ def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) 
     if places is not None and folded:
         for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
             place = places.spellings[candidate]
-            _keep_best(scored, place.zone, _place_label(place), _ratio(folded, candidate))
-    ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in _primary_names(), zone))
+            _keep_best(scored, place.zone, city_label(place), _ratio(folded, candidate))
+    ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in tzdb.primary_names(), zone))
     return [(scored[zone][1], zone) for zone in ranked[:limit]]
 
 
@@ -690,7 +942,7 @@ def search_zones(
     include_aliases: bool = False,
 ) -> list[str]:
     """Zone keys filtered by region (first segment), country (code or name) and a substring query, sorted."""
-    names = set(tzdb.zone_names() if include_aliases else _primary_names())
+    names = set(tzdb.zone_names() if include_aliases else tzdb.primary_names())
     if region:
         wanted = _checked_region(region)
         names = {name for name in names if _region_of(name) == wanted}
@@ -764,5 +1016,5 @@ def suggest_zones(prefix: str, limit: int = 20) -> list[str]:
 
 @cache
 def _completion_order() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    primary = tuple(sorted(_primary_names()))
-    return primary, tuple(sorted(tzdb.zone_names() - _primary_names()))
+    primary = tuple(sorted(tzdb.primary_names()))
+    return primary, tuple(sorted(tzdb.zone_names() - tzdb.primary_names()))

@@ -1,9 +1,8 @@
 """The access log: one JSON line per HTTP request on stderr (id, method, path, status, duration; never headers or
-query strings), and the HTTP request counters."""
+query strings), in the shape of every other log line (`horologe.logs`), and the HTTP request counters."""
 
 from __future__ import annotations
 
-import functools
 import os
 import random
 import re
@@ -15,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from horologe.http.asgi import header
 from horologe.http.request import facts_of
 from horologe.jsontext import compact_json
+from horologe.logs import timestamp
 from horologe.protocol.metrics import Metrics
 
 KNOWN_ROUTES = frozenset(
@@ -70,11 +70,15 @@ class AccessLog:
 
     def _log(self, scope: Scope, request_id: str, status: int, duration: float) -> None:
         facts = facts_of(scope)
+        path = scope["path"][:200]
         entry: dict[str, Any] = {
-            "ts": _utc_stamp(int(time.time())),  # noqa: TID251 - when the server logged, not a tool input
+            "ts": timestamp(time.time()),  # noqa: TID251 - when the server logged, not a tool input
+            "level": "INFO",
+            "logger": "horologe.access",
+            "message": f"{scope['method']} {path} {status}",
             "request_id": request_id,
             "method": scope["method"],
-            "path": scope["path"][:200],
+            "path": path,
             "status": status,
             "duration_ms": round(duration * 1000, 3),
             "client": (scope.get("client") or ("", 0))[0],
@@ -94,12 +98,6 @@ def new_request_id() -> str:
     `random` reseeds in a forked child, and spawned workers seed themselves, so workers never share a sequence.
     """
     return f"{random.getrandbits(128):032x}"
-
-
-@functools.lru_cache(maxsize=2)
-def _utc_stamp(second: int) -> str:
-    """The access log's timestamp for a Unix second (every line of the same second shares it)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
 
 
 def _route(path: str) -> str:

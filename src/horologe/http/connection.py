@@ -12,8 +12,8 @@ A client that misses one gets 408 with a JSON-RPC error body and `Connection: cl
 nothing is just closed, as keep-alive connections are); an app still waiting for the body sees a disconnect.
 A head larger than `max_header_bytes` gets 431: httptools would otherwise collect headers without end.
 
-This module imports only uvicorn: the supervisor of several workers passes these classes to its workers without
-importing the app (the error body is built on first use, in a worker).
+This module imports only uvicorn and `listen`: the supervisor of several workers passes these classes to its workers
+without importing the app (the error body is built on first use, in a worker).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import Server
+
+from horologe.http.listen import mcp_url
 
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -257,7 +259,7 @@ def deadline_protocol() -> type[asyncio.Protocol]:
 
 
 class DrainingServer(Server):
-    """uvicorn's server, but SIGTERM answers the connections clients already opened instead of resetting them.
+    """uvicorn's server on a socket bound beforehand, and SIGTERM answers the connections clients already opened.
 
     uvicorn's shutdown closes the listening socket (the kernel resets the connections queued on it, not yet
     accepted) and then closes every connection whose request has not been read yet. After a call that kept the
@@ -267,6 +269,13 @@ class DrainingServer(Server):
     """
 
     QUIET_SECONDS = 1.0
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Start as uvicorn does, then say where requests are accepted (uvicorn says nothing on sockets handed in)."""
+        await super().startup(sockets)
+        if self.started and sockets:
+            port = sockets[0].getsockname()[1]
+            logging.getLogger("horologe").info("listening on %s", mcp_url(self.config.host, port))
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         """Accept what is queued, stop listening, read the heads of begun requests, then shut down as uvicorn does."""

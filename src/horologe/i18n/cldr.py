@@ -138,6 +138,12 @@ def human_duration(breakdown: Mapping[str, float], tag: str) -> str:
     return str(format_list(parts, style="standard", locale=locale))
 
 
+def human_amount(value: float, unit: str, tag: str) -> str:
+    """An amount of one unit ('seconds', 'minutes', 'hours' or 'days') as CLDR words: '30.6 days', '30,6 Tage'."""
+    locale = babel_locale(tag) or babel_locale("en")
+    return _unit(int(value) if float(value).is_integer() else value, f"duration-{unit.removesuffix('s')}", locale)
+
+
 def hours_phrase(hours: float, tag: str) -> str:
     """A number of hours as words: '1 hour' and '3 hours' in English, CLDR's unit pattern in other languages."""
     if tag == SOURCE_LANGUAGE:

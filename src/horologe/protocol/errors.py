@@ -81,8 +81,10 @@ class RequestError(Exception):
     kind: ClassVar[str] = "invalid_request"
     template: ClassVar[str]
 
-    def __init__(self, *, data: Mapping[str, object] | None = None, **params: object) -> None:
-        self.text = Message(type(self).template, params)
+    def __init__(
+        self, *, data: Mapping[str, object] | None = None, also: tuple[Message, ...] = (), **params: object
+    ) -> None:
+        self.text = Message(type(self).template, params, also)
         super().__init__(self.text.render())
         self.data = dict(data) if data else None
 

@@ -7,6 +7,7 @@ model can act on; everything else raised here is answered by the pipeline's erro
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 from collections.abc import Mapping
@@ -19,12 +20,13 @@ from pydantic import ValidationError
 
 from horologe.context import RequestContext
 from horologe.core.errors import OutOfRange, OutOfTime, TimeError
-from horologe.core.messages import N_
+from horologe.core.messages import N_, msg
 from horologe.i18n.messages import PROGRESS_DONE, PROGRESS_EXPANDED, PROGRESS_EXPANDING, PROGRESS_SEARCHING
 from horologe.jsontext import compact_json
 from horologe.protocol import completion, elicit, prompts, resources
 from horologe.protocol.context import context_of
 from horologe.protocol.errors import (
+    DID_YOU_MEAN,
     ToolNotEnabled,
     UnknownPrompt,
     UnknownResource,
@@ -62,7 +64,10 @@ def run_tool(
         clipped, listed = name[:100], ", ".join(offered)
         if name in TOOLSET_OF:
             raise ToolNotEnabled(name=repr(clipped), toolset=TOOLSET_OF[name], tools=listed, data={"tool": clipped})
-        raise UnknownTool(name=repr(clipped), tools=listed, data={"tool": clipped})
+        known = [*offered, *(tool for tool in TOOLSET_OF if tool not in offered)]
+        close = difflib.get_close_matches(clipped, known, n=3, cutoff=0.6)
+        also = (msg(DID_YOU_MEAN, candidates=", ".join(close)),) if close else ()
+        raise UnknownTool(name=repr(clipped), tools=listed, data={"tool": clipped}, also=also)
     try:
         arguments = spec.arguments.model_validate(raw_arguments or {})
     except ValidationError as exc:
@@ -129,7 +134,7 @@ class Handlers:
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> dict[str, Any]:
-        """Run a tool for an MCP request; every result carries the context report in `_meta`."""
+        """Run a tool for an MCP request; a result carries the context report in `_meta` when there is one."""
         context = context_of(ctx)
         language = context.language
         progress = PROGRESS_MESSAGES.get(params.name)
@@ -154,7 +159,9 @@ class Handlers:
             count = result.get("structuredContent", {}).get(progress[2], 0) if not result.get("isError") else 0
             await send_progress(ctx, language, 1, 1, language.gettext(progress[1]).format(count=count))
         resources.link_zone(result, params.name, ctx.protocol_version)
-        result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: context.report()}
+        report = context.report()
+        if report:  # said only when some client context or stored preference was applied or ignored
+            result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: report}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
         result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
         return result
@@ -192,7 +199,7 @@ class Handlers:
 
     async def get_prompt(self, ctx: Ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
         """Render a prompt."""
-        rendered = prompts.get_prompt(params.name, params.arguments, context_of(ctx))
+        rendered = prompts.get_prompt(params.name, params.arguments, context_of(ctx), self.offered)
         if rendered is None:
             raise UnknownPrompt(name=repr(params.name[:100]), prompts=prompts.PROMPT_NAME)
         return types.GetPromptResult.model_validate(rendered)

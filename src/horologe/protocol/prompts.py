@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from horologe.context import RequestContext
@@ -44,8 +44,26 @@ PROMPTS: tuple[dict[str, Any], ...] = (
 ARGUMENT_NAMES = frozenset(argument["name"] for argument in PROMPTS[0]["arguments"])
 
 
-def get_prompt(name: str, arguments: Mapping[str, str] | None, ctx: RequestContext) -> dict[str, Any] | None:
-    """The prompt's messages for these arguments, or None when no prompt has this name."""
+TOOL_USES: dict[str, str] = {
+    "get_current_time": "the time now in a zone",
+    "convert_timezone": "a time in another zone; the time may be words such as '9am PST' or 'next Tuesday 4pm'",
+    "resolve_time_expression": "what a phrase means: 'next Tuesday', 'the last day of February', 'Easter 2027', "
+    "'every weekday at 9:30'",
+    "calculate_duration": "how long between two times",
+    "add_time": "a given time plus or minus an amount",
+    "get_timezone_info": "DST now and the next clock change",
+    "date_info": "the weekday, ISO week and other calendars of a date",
+    "business_days": "working days between dates",
+    "list_holidays": "a country's public holidays",
+}
+"""What each tool of the everyday surface answers, for the prompt: only the offered ones are named."""
+
+
+def get_prompt(
+    name: str, arguments: Mapping[str, str] | None, ctx: RequestContext, offered: Iterable[str] = TOOL_USES
+) -> dict[str, Any] | None:
+    """The prompt's messages for these arguments, or None when no prompt has this name; it names the `offered`
+    tools it knows a use for."""
     if name != PROMPT_NAME:
         return None
     args = dict(arguments or {})
@@ -63,17 +81,15 @@ def get_prompt(name: str, arguments: Mapping[str, str] | None, ctx: RequestConte
     context = _text(args, "current_context", required=False) or (
         f"It is now {iso(local_now)} ({DAY_NAMES[local_now.weekday()]}) in {zone.key}."
     )
+    tools = "; ".join(f"{tool} ({use})" for tool, use in TOOL_USES.items() if tool in set(offered))
     text = (
         "You are answering a question about dates and times. Do not guess the current date, time or any offset: "
         "use the horologe tools.\n\n"
         f"Context: {context}\n"
         f"User's timezone: {zone.key}\n\n"
-        "Tools: get_current_time (now in a zone), convert_timezone (any date, reports DST gaps and repeated "
-        "times), calculate_duration (time between two timestamps), format_time (ISO 8601, RFC 2822, Unix, "
-        "custom), get_timezone_info (offsets and next DST change), list_timezones (find a zone by region, "
-        "country or city).\n"
-        "Use IANA names such as 'America/New_York' and ISO 8601 timestamps in tool arguments. If a local time "
-        "falls into a DST change, say which reading you used.\n\n"
+        f"Tools: {tools}.\n"
+        "Zones may be IANA names or cities; times ISO 8601 or words. When a result gives an 'alternative' "
+        "reading, or a local time falls into a DST change, say which reading you used.\n\n"
         f"Question: {query}"
     )
     ctx.language.fall_back()  # the prompt is written in English only: `contentLanguage` says so

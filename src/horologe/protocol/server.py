@@ -30,17 +30,18 @@ from horologe.wire import SUPPORTED_VERSIONS
 
 INSTRUCTIONS: Final = """\
 horologe gives exact times: never guess the date, the time or an offset; call a tool.
-Timezones (any timezone argument): an IANA name ('Europe/Vienna'), a city ('Tokyo', 'München'), a country with one \
-zone ('Japan'), an offset ('+05:30', 'UTC-3'), 'UTC', or 'local' for the user's own zone. Without one, a tool uses \
-the user's zone: the client's context, else the stored preference, else {default_zone} ({source}).
-Timestamps (timestamp, *_time): ISO 8601 ('2025-08-17T10:30:00Z'; without an offset a time is read in the tool's \
-timezone), Unix seconds or milliseconds, RFC 2822, an HTTP date, or 'now'. Dates: '2026-03-02'. \
-Durations: ISO 8601 ('PT90M', 'P1M') or words ('3 days', '1 hour 30 minutes').
-A local time that a DST change skips or repeats is reported (dst_gap, ambiguous, both candidates) and placed by \
-disambiguation: compatible (default: a skipped time moves forward by the gap, a repeated one takes the first), \
-earlier, later, or reject (an error instead of a guess).
-Output formats: iso8601, rfc3339, rfc2822, http, unix, unix_ms, human, custom (with custom_format, a strftime \
-pattern)."""
+Timezones: an IANA name ('Europe/Vienna'), a city ('Tokyo', 'München'), a country with one zone ('Japan'), an \
+offset ('+05:30'), 'UTC', or 'local'. A tool given none uses the user's zone: the client's context, else the stored \
+preference, else {default_zone} ({source}).
+Times (timestamp, *_time, *_date, date): ISO 8601 ('2026-03-02T15:00', read in the tool's zone without an offset), \
+Unix seconds, RFC 2822, 'now', or words in English, German, French, Spanish or Japanese: '9:00' (today), \
+'next Tuesday 4pm', 'Christmas', '3pm New York time'. A result's read_as says how words were read and any other \
+reading. Amounts: '90 days', 'PT90M'.
+Days, weeks, months keep the wall clock across DST. A wall time a DST change skips or repeats is reported and \
+placed by disambiguation: compatible (default: a skipped time moves forward, a repeated one takes the first), \
+earlier, later, or reject.
+A result leaves out what has nothing to say (no DST report when none applies).
+Formats: iso8601 (default), rfc3339, rfc2822, http, unix, unix_ms, human, custom (custom_format: strftime)."""
 
 
 LIST_TTL_MS: Final = 3_600_000

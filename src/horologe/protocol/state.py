@@ -34,14 +34,10 @@ logger = logging.getLogger("horologe")
 
 
 def signing_keys(settings: Settings) -> SigningKeys:
-    """The configured keys, or a random per-process key (with a warning on HTTP, where replicas must share one)."""
+    """The configured keys, or a random key of this process (`horologe serve --transport http` makes one key for
+    all its workers and says so at start: `horologe.http.serve.with_state_key`)."""
     section = settings.state
     if not section.keys:
-        if settings.server.transport == "http":
-            logger.warning(
-                "no state signing key is configured (HOROLOGE_STATE__KEYS): client-side state is signed with a "
-                "random key of this process, so other replicas and workers cannot read it; configure a shared key"
-            )
         return SigningKeys.random()
     if section.active_key is None and len(section.keys) > 1:
         raise ValueError("state.keys has several keys: name the one to sign with in state.active_key")

@@ -6,11 +6,12 @@ functions that use them, so importing this module stays cheap.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from horologe.context import RequestContext
-from horologe.core.arithmetic import add_amount, parse_amount
+from horologe.core.arithmetic import Addition, add_amount, parse_amount
 from horologe.core.calendar import (
     MAX_LISTED,
     HolidayCalendar,
@@ -27,49 +28,73 @@ from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
 from horologe.i18n.cldr import WEEKDAY_NAMES, hours_phrase
 from horologe.i18n.language import Language
-from horologe.tools.present import DAY_NAMES, NO_DST, dst_report, instant_of, iso, moment, zone_from
-from horologe.tools.schedule import date_argument
+from horologe.places import gazetteer
+from horologe.tools.present import DAY_NAMES, dst_report, iso, without_nulls, zone_from, zone_of
+from horologe.tools.reading import date_of, instant_of, source_zone
 from horologe.tools.schemas import calendar as s
 from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.tools.text import text
 
 
 def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """Add an ISO 8601 duration or plain units to a timestamp, calendar units on the wall clock."""
-    zone = zone_from(args.timezone, ctx)
-    parsed = instant_of(args.timestamp, zone, ctx, args.disambiguation)
+    """Add an ISO 8601 duration or plain units to a time, calendar units on the wall clock; what was notable (a day
+    clamped to the month's end, a DST change crossed or hit) is explained."""
+    given = zone_of(args.timezone, ctx) if args.timezone is not None else None
+    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    zone = source_zone(read, given, ctx, offsets=False)
     amount = parse_amount(args.amount)
-    added = add_amount(parsed.instant, amount, zone.tz, args.disambiguation)
-    start_text = iso(parsed.instant.astimezone(zone.tz))
-    elapsed = added.instant.astimezone(UTC) - parsed.instant.astimezone(UTC)
-    values = {
-        "start": start_text,
-        "amount": amount.iso(),
-        "zone": zone.key,
-        "elapsed": hours_phrase(elapsed.total_seconds() / 3600, ctx.language.tag),
-    }
-    if added.wall_after_calendar is None:
-        explanation = text(ctx.language, "add.exact", **values)
-    else:
-        explanation = text(ctx.language, "add.calendar", wall=added.wall_after_calendar.isoformat(), **values)
+    added = add_amount(read.instant, amount, zone.tz, args.disambiguation)
+    start, result = read.instant.astimezone(zone.tz), added.instant.astimezone(zone.tz)
+    elapsed = result.astimezone(UTC) - start.astimezone(UTC)
     clamped = None
     if added.clamped_from and added.wall_after_calendar is not None:
         clamped_day = (added.wall_after_calendar - timedelta(days=amount.weeks * 7 + amount.days)).date()
         clamped = {"from": added.clamped_from, "to": clamped_day.isoformat()}
-        explanation += text(ctx.language, "add.clamped", missing=clamped["from"], clamped=clamped["to"])
-    explanation += _dst_sentence(added.wall_after_calendar, added.resolution, ctx.language)
-    return {
-        "start": moment(parsed.instant, zone),
-        "amount": amount.iso(),
-        "result": moment(added.instant, zone),
-        "utc": iso(added.instant.astimezone(UTC)),
-        "elapsed_seconds": elapsed.total_seconds(),
-        "calendar_units_applied": amount.has_calendar,
-        "clamped": clamped,
-        "dst": added.resolution.report() if added.resolution else dict(NO_DST),
-        "start_dst": dst_report(parsed),
-        "explanation": explanation,
+    dst = dst_report(added.resolution)
+    crossed = added.wall_after_calendar is not None and elapsed != (
+        result.replace(tzinfo=None) - start.replace(tzinfo=None)
+    )
+    explanation = None
+    if clamped or dst or crossed:
+        explanation = _explanation(start, amount.iso(), zone.key, elapsed, added, clamped, ctx.language)
+    return without_nulls(
+        start=iso(start),
+        amount=amount.iso(),
+        result=iso(result),
+        day_of_week=DAY_NAMES[result.weekday()],
+        timezone=zone.key,
+        clamped=clamped,
+        dst=dst,
+        elapsed_seconds=elapsed.total_seconds() if crossed else None,
+        start_dst=dst_report(read.resolution),
+        read_as=read.read_as(),
+        explanation=explanation,
+    )
+
+
+def _explanation(
+    start: datetime,
+    amount: str,
+    zone: str,
+    elapsed: timedelta,
+    added: Addition,
+    clamped: dict[str, str] | None,
+    language: Language,
+) -> str:
+    """What happened on the wall clock and the timeline, for an addition that clamped a day or met a DST change."""
+    values = {
+        "start": iso(start),
+        "amount": amount,
+        "zone": zone,
+        "elapsed": hours_phrase(elapsed.total_seconds() / 3600, language.tag),
     }
+    if added.wall_after_calendar is None:
+        explanation = text(language, "add.exact", **values)
+    else:
+        explanation = text(language, "add.calendar", wall=added.wall_after_calendar.isoformat(), **values)
+    if clamped is not None:
+        explanation += text(language, "add.clamped", missing=clamped["from"], clamped=clamped["to"])
+    return explanation + _dst_sentence(added.wall_after_calendar, added.resolution, language)
 
 
 def holiday_language(explicit: str | None, language: Language) -> str | None:
@@ -111,26 +136,27 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
             suggestions=["end_date", "count"],
         )
     weekend = parse_weekend(args.weekend) if args.weekend is not None else None
-    extra = {date_argument(day, "extra_holidays"): "Extra holiday" for day in args.extra_holidays or []}
+    extra = {date_of(day, "extra_holidays", ctx): "Extra holiday" for day in args.extra_holidays or []}
     country = country_or_context(args.country, ctx)
-    language = holiday_language(args.language, ctx.language)
-    calendar = holiday_calendar(country, args.subdivision, language=language, weekend=weekend, extra=extra)
-    report_holiday_language(args.language, calendar.language, ctx.language)
+    language = holiday_language(None, ctx.language)
+    calendar = holiday_calendar(
+        country, args.subdivision, language=language, weekend=weekend, extra=extra, names=gazetteer().subdivisions
+    )
+    report_holiday_language(None, calendar.language, ctx.language)
     start = (
-        date_argument(args.start_date, "start_date")
+        date_of(args.start_date, "start_date", ctx)
         if args.start_date
         else ctx.now.astimezone(ctx.default_zone.tz).date()
     )
     place = calendar.country + (f"-{calendar.subdivision}" if calendar.subdivision else "")
-    body: dict[str, Any] = {
-        "country": calendar.country,
-        "subdivision": calendar.subdivision,
-        "start": start.isoformat(),
-        "weekend": [WEEKDAY_NAMES[day] for day in sorted(calendar.weekend)],
-        **dict.fromkeys(("end", "business_days", "calendar_days", "count", "result", "result_day_of_week")),
-    }
+    body: dict[str, Any] = without_nulls(
+        country=calendar.country,
+        subdivision=calendar.subdivision,
+        start=start.isoformat(),
+        weekend=[WEEKDAY_NAMES[day] for day in sorted(calendar.weekend)],
+    )
     if args.end_date is not None:
-        end = date_argument(args.end_date, "end_date")
+        end = date_of(args.end_date, "end_date", ctx)
         counted, hits = count_business_days(calendar, start, end, include_end=args.include_end)
         weekday_holidays = sum(1 for hit in hits if not hit.on_weekend)
         which = text(ctx.language, "business.end_included" if args.include_end else "business.end_excluded")
@@ -155,46 +181,80 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
             ctx.language, "business.add", count=args.count, start=start, place=place, result=reached, weekday=weekday
         )
         body |= {"mode": "add", "count": args.count, "result": reached.isoformat(), "result_day_of_week": weekday}
-    return body | {
-        "holidays": [_holiday(hit) for hit in hits[:MAX_LISTED]],
-        "holidays_truncated": len(hits) > MAX_LISTED,
-        "summary": summary,
-    }
+    return body | without_nulls(
+        holidays=[_holiday(hit) for hit in hits[:MAX_LISTED]],
+        holidays_truncated=True if len(hits) > MAX_LISTED else None,
+        summary=summary,
+    )
 
 
 def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """The public holidays of a country (and subdivision) in a year."""
     country = country_or_context(args.country, ctx)
     calendar: HolidayCalendar = holiday_calendar(
-        country, args.subdivision, language=holiday_language(args.language, ctx.language)
+        country,
+        args.subdivision,
+        language=holiday_language(args.language, ctx.language),
+        names=gazetteer().subdivisions,
     )
     report_holiday_language(args.language, calendar.language, ctx.language)
     year = args.year or ctx.now.astimezone(ctx.default_zone.tz).year
     hits = holidays_in_year(calendar, year)
-    return {
-        "country": calendar.country,
-        "subdivision": calendar.subdivision,
-        "year": year,
-        "language": calendar.language,
-        "count": len(hits),
-        "holidays": [_holiday(hit) for hit in hits],
-    }
+    return without_nulls(
+        country=calendar.country,
+        subdivision=calendar.subdivision,
+        year=year,
+        language=calendar.language,
+        count=len(hits),
+        holidays=[_holiday(hit) for hit in hits],
+    )
 
 
 def date_info(args: s.DateInfoArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """Weekday, ISO week, quarter, locale week and other calendars of a date."""
+    """Weekday, ISO week, day of year, quarter, month length and leap year of a date, its week under the locale's
+    rules when a locale is known, and the date in other calendars."""
     zone = zone_from(args.timezone, ctx)
+    read = None
     if args.date is None:
         day = ctx.now.astimezone(zone.tz).date()
-    elif isinstance(args.date, str) and len(args.date.strip()) <= 10 and "T" not in args.date.upper():
-        day = date_argument(args.date, "date")
+    elif isinstance(args.date, str) and _ISO_DAY.fullmatch(args.date.strip()):
+        day = date_of(args.date, "date", ctx, zone)
     else:
-        day = instant_of(args.date, zone, ctx).instant.astimezone(zone.tz).date()
-    rules = locale_week_rules(args.locale)
-    week_year, week = week_number(day, rules)
-    first_day = DAY_NAMES[rules.first_day]
-    locale_week = {"locale": rules.locale, "week": week, "week_year": week_year, "first_day_of_week": first_day}
-    return date_facts(day) | {"locale_week": locale_week, "calendars": other_calendars(day)}
+        read = instant_of(args.date, zone, ctx)
+        day = read.instant.astimezone(zone.tz).date()
+    facts = date_facts(day)
+    locale = args.locale or ctx.locale
+    locale_week = None
+    if locale is not None:
+        rules = locale_week_rules(locale)
+        week_year, week = week_number(day, rules)
+        first_day = DAY_NAMES[rules.first_day]
+        locale_week = {"locale": rules.locale, "week": week, "week_year": week_year, "first_day_of_week": first_day}
+    return without_nulls(
+        **{key: facts[key] for key in _DATE_FACTS},
+        locale_week=locale_week,
+        calendars=_calendars(other_calendars(day)),
+        read_as=read.read_as() if read is not None else None,
+    )
+
+
+_ISO_DAY = re.compile(r"[+-]?\d{4,6}-(?:\d{2}-\d{2}|[Ww]\d{2}(?:-\d)?|\d{3})")
+_DATE_FACTS = ("date", "day_of_week", "iso_week_date", "day_of_year", "quarter", "days_in_month", "leap_year")
+
+
+def _calendars(found: dict[str, Any]) -> dict[str, str]:
+    """The other calendars' readings as people write them ('29 Sivan 5787', 'Reiwa 9'), where defined."""
+    written = {}
+    for name, reading in found.items():
+        if reading is None:
+            continue
+        if name == "japanese_era":
+            written[name] = f"{reading['text']} ({reading['era_kanji']}{reading['year']}年)"
+        elif name == "julian":
+            written[name] = reading["date"]
+        else:
+            written[name] = f"{reading['day']} {reading['month_name']} {reading['year']}"
+    return written
 
 
 # --- helpers -------------------------------------------------------------------------------------------------
@@ -209,20 +269,19 @@ def _dst_sentence(wall: datetime | None, resolution: LocalResolution | None, lan
 
 
 def _holiday(hit: HolidayHit) -> dict[str, Any]:
-    return {
-        "date": hit.day.isoformat(),
-        "names": list(hit.names),
-        "day_of_week": DAY_NAMES[hit.day.weekday()],
-        "on_weekend": hit.on_weekend,
-    }
+    return without_nulls(
+        date=hit.day.isoformat(),
+        names=list(hit.names),
+        day_of_week=DAY_NAMES[hit.day.weekday()],
+        on_weekend=True if hit.on_weekend else None,
+    )
 
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "add_time",
         "Add or subtract time",
-        "Add an amount to a timestamp ('90 days from now', 'P1M', '-2 hours'): days, weeks, months and years keep "
-        "the wall clock across DST, hours and smaller units are exact; month-end clamping and DST are reported.",
+        "A given time plus or minus an amount; a day clamped to a month's end is said.",
         s.AddTimeArgs,
         s.AddTimeResult,
         add_time,
@@ -230,8 +289,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "business_days",
         "Business days",
-        "Count business days between two dates, or the date N business days after one, skipping weekends and a "
-        "country's public holidays (listed by name).",
+        "Business days between two dates, or the date N business days after one, skipping weekends and the "
+        "country's public holidays.",
         s.BusinessDaysArgs,
         s.BusinessDaysResult,
         business_days,
@@ -239,7 +298,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_holidays",
         "Public holidays",
-        "A country's (and region's) public holidays in a year, with dates, names and weekdays.",
+        "A country's public holidays in a year, with dates and weekdays.",
         s.ListHolidaysArgs,
         s.ListHolidaysResult,
         list_holidays,
@@ -247,8 +306,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "date_info",
         "Date facts",
-        "Facts about a date (default today): weekday, ISO week, day of year, quarter, leap year, the locale's week "
-        "number and the date in the Julian, Hebrew, Islamic, Persian and Japanese calendars.",
+        "Facts about a date (default today): weekday, ISO week, day of year, quarter, leap year, the date in other "
+        "calendars (Hebrew, Islamic, Persian, Japanese era, Julian).",
         s.DateInfoArgs,
         s.DateInfoResult,
         date_info,

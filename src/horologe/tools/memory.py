@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from horologe.context import RequestContext
 from horologe.core.messages import N_
@@ -41,8 +41,3 @@ def note(ctx: RequestContext, memory: Memory, what: str) -> str | None:
 def kept(memory: Memory) -> bool:
     """Whether what is set will be there on the next call (never promised when it cannot be known)."""
     return memory.where in ("client", "computer", "process")
-
-
-def without_nulls(**fields: Any) -> dict[str, Any]:
-    """A result without its None fields (the published schemas have no nulls)."""
-    return {name: value for name, value in fields.items() if value is not None}

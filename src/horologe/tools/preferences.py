@@ -1,4 +1,4 @@
-"""The `preferences` tool: the user's home zone, locale, format, week start and working hours.
+"""The `preferences` tool: the user's home zone, locale, week start, output format and working hours.
 
 Preferences are kept where the request's memory keeps them (`horologe.memory`: the client's state, signed; a
 file on this computer over stdio; or nowhere). They are defaults for later calls, below the explicit argument
@@ -8,7 +8,7 @@ The request's context builder reads them (`stored_preferences`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from horologe.context import RequestContext
@@ -19,9 +19,15 @@ from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import locale_known
 from horologe.memory import Memory
 from horologe.state import StateFull
-from horologe.tools.memory import kept, note, without_nulls
-from horologe.tools.present import enabled_format, zone_of
-from horologe.tools.schemas.preferences import PreferencesArgs, PreferencesResult
+from horologe.tools.memory import kept, note
+from horologe.tools.present import enabled_format, without_nulls, zone_of
+from horologe.tools.schemas.preferences import (
+    AllPreferencesArgs,
+    PreferencesArgs,
+    PreferencesResult,
+    PreferencesWithFormatArgs,
+    PreferencesWithHoursArgs,
+)
 from horologe.tools.spec import ToolOptions, ToolSpec
 
 PREFERENCES_ITEM: Final = "preferences"
@@ -69,7 +75,7 @@ def preferences(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions
     if args.action == "set" and not changes:
         raise InvalidArgument(
             N_("Name at least one preference to set: {fields}."),
-            fields=", ".join(PREFERENCE_FIELDS),
+            fields=", ".join(name for name in PREFERENCE_FIELDS if name in type(args).model_fields),
             suggestions=["timezone"],
         )
     if args.action != "set" and changes:
@@ -98,13 +104,15 @@ def _changes(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions) -
                 locale=repr(args.locale[:64]),
             )
         changes["locale"] = checked.locale
-    if args.format is not None:
-        enabled_format(args.format, options)
-        changes["format"] = args.format
+    fmt = getattr(args, "format", None)
+    if fmt is not None:
+        enabled_format(fmt, options)
+        changes["format"] = fmt
     if args.week_start is not None:
         changes["week_start"] = args.week_start
-    if args.working_hours is not None:
-        changes["working_hours"] = args.working_hours.model_dump(mode="json")
+    working_hours = getattr(args, "working_hours", None)
+    if working_hours is not None:
+        changes["working_hours"] = working_hours.model_dump(mode="json")
     return changes
 
 
@@ -126,16 +134,43 @@ def _keep(memory: Memory, args: PreferencesArgs, changes: dict[str, Any]) -> dic
         raise InvalidArgument(N_("No more preferences can be kept here; clear some first.")) from None
 
 
+def _description(hours: bool, formats: bool) -> str:
+    kept = ["home timezone", "locale", "week start"]
+    if formats:
+        kept.append("output format (of get_current_time)")
+    if hours:
+        kept.append("working hours (for find_meeting_time)")
+    return (
+        f"Remember (set), show (get) or forget (clear) the user's {', '.join(kept[:-1])} and {kept[-1]}; later calls "
+        "use them as defaults."
+    )
+
+
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "preferences",
         "Time preferences",
-        "Remember (set), show (get) or forget (clear) the user's home timezone, locale, output format, week start "
-        "and working hours; they become the defaults of later calls.",
-        PreferencesArgs,
+        _description(hours=True, formats=True),
+        AllPreferencesArgs,
         PreferencesResult,
         preferences,
         read_only=False,
         destructive=True,  # 'clear' forgets what the user kept
     ),
 )
+_ARGUMENTS: Final = {
+    (False, False): PreferencesArgs,
+    (True, False): PreferencesWithHoursArgs,
+    (False, True): PreferencesWithFormatArgs,
+    (True, True): AllPreferencesArgs,
+}
+_OFFERED: Final = {
+    (hours, formats): replace(TOOLS[0], description=_description(hours, formats), arguments=arguments)
+    for (hours, formats), arguments in _ARGUMENTS.items()
+}
+
+
+def offered(*, hours: bool, formats: bool) -> ToolSpec:
+    """`preferences` taking only what the offered tools use: working hours where `find_meeting_time` is offered, the
+    output format where `format_time` is (the other preferences are every surface's)."""
+    return _OFFERED[hours, formats]

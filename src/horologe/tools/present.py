@@ -1,8 +1,12 @@
-"""How tool results present instants, zones, DST facts and transitions: shared by every tool family."""
+"""How tool results present instants, zones, DST facts and transitions: shared by every tool family.
+
+Results say each thing once and leave out what carries no information for the call: no `formatted` equal to the
+timestamp, no DST report when the time was neither skipped nor repeated, no null fields (`compact`).
+"""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from typing import Any, Final
 
@@ -10,17 +14,15 @@ from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.errors import InvalidArgument, TimeError
 from horologe.core.format import OutputFormat, format_instant, validate_custom_format
-from horologe.core.localtime import Disambiguation, LocalResolution
+from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
-from horologe.core.parse import ParsedTimestamp, parse_timestamp
 from horologe.core.zones import ResolvedZone, resolve_zone
-from horologe.i18n.cldr import human_datetime, human_duration
+from horologe.i18n.cldr import human_amount, human_datetime, human_duration
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
 from horologe.tools.spec import ToolOptions
 
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-NO_DST: dict[str, object] = {"dst_gap": False, "ambiguous": False}
 
 
 LOCAL: Final = "local"
@@ -57,16 +59,6 @@ def zone_from(text: str | None, ctx: RequestContext) -> ResolvedZone:
     return ctx.zone_or_default(zone_of(text, ctx) if text is not None else None)
 
 
-def instant_of(
-    value: str | int | float, zone: ResolvedZone, ctx: RequestContext, disambiguation: Disambiguation = "compatible"
-) -> ParsedTimestamp:
-    """A timestamp argument on the timeline: 'now' is the request's now; anything else as `parse_timestamp` reads it
-    (a wall time without offset in `zone`)."""
-    if isinstance(value, str) and value.strip().lower() == NOW:
-        return ParsedTimestamp(ctx.now, NOW, True, None)
-    return parse_timestamp(value, zone.tz, disambiguation=disambiguation, now=ctx.now)
-
-
 def timespec(instant: datetime) -> str:
     """The shortest isoformat timespec that keeps every sub-second digit."""
     micro = instant.microsecond
@@ -79,23 +71,25 @@ def iso(instant: datetime) -> str:
     return text[:-6] + "Z" if instant.tzname() == "UTC" and text.endswith("+00:00") else text
 
 
-def moment(instant: datetime, zone: ResolvedZone, facts: tzdb.OffsetFacts | None = None) -> dict[str, Any]:
-    """An instant described in a zone: ISO timestamp, zone, offset, abbreviation, DST state (`facts` if known)."""
+def when(instant: datetime, zone: ResolvedZone) -> dict[str, Any]:
+    """An instant answered in a zone: its ISO timestamp (the offset in it), the zone and the day of the week."""
     local = instant.astimezone(zone.tz)
-    facts = facts or tzdb.offset_facts(zone.tz, local)
-    return {
-        "timestamp": iso(local),
-        "timezone": zone.key,
-        "utc_offset": tzdb.format_offset(facts.utc_offset),
-        "abbreviation": facts.abbreviation,
-        "dst_active": facts.dst_active,
-    }
+    return {"timestamp": iso(local), "timezone": zone.key, "day_of_week": DAY_NAMES[local.weekday()]}
 
 
-def dst_report(parsed: ParsedTimestamp) -> dict[str, object]:
-    """The gap/fold facts of a parsed timestamp (all false when it carried its own offset)."""
-    resolution: LocalResolution | None = parsed.resolution
-    return resolution.report() if resolution is not None else dict(NO_DST)
+def abbreviation(facts: tzdb.OffsetFacts) -> str | None:
+    """The zone's abbreviation, unless the database only writes the offset again ('-03' for São Paulo)."""
+    return None if facts.abbreviation[:1] in "+-" else facts.abbreviation
+
+
+def dst_report(resolution: LocalResolution | None) -> dict[str, object] | None:
+    """The gap/fold facts of a wall time the caller gave, or None when it was neither skipped nor repeated."""
+    return resolution.report() if resolution is not None and resolution.status != "unique" else None
+
+
+def without_nulls(**fields: Any) -> dict[str, Any]:
+    """A result without its None fields: absent means nothing to say (the published schemas have no nulls)."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def enabled_format(fmt: OutputFormat, options: ToolOptions) -> None:
@@ -134,11 +128,12 @@ def render(
     return format_instant(local, fmt, custom_format=custom_format)
 
 
-def localized_duration(duration: dict[str, Any], language: Language) -> dict[str, Any]:
-    """The duration with `human_readable` in the request's language (CLDR units through Babel); English as is."""
-    if language.locale is None:
-        return duration
-    return {**duration, "human_readable": human_duration(duration["breakdown"], language.tag)}
+def duration_words(breakdown: dict[str, float], unit: str | None, value: float, language: Language) -> str:
+    """A duration as a person says it, in the request's language (CLDR units): in the unit asked, to one decimal
+    ('30.6 days'), else its two largest calendar units, the second rounded ('1 month and 15 hours')."""
+    if unit is not None and unit != "seconds":
+        return human_amount(round(abs(value), 1), unit, language.tag)
+    return human_duration(breakdown, language.tag)
 
 
 def truncate(instant: datetime, precision: str) -> datetime:
@@ -151,15 +146,11 @@ def truncate(instant: datetime, precision: str) -> datetime:
 
 
 def transition_record(transition: tzdb.Transition, zone: tzinfo) -> dict[str, Any]:
-    """A DST/offset transition for a response, with local wall times on both sides."""
+    """A DST/offset change: the wall clock it leaves (in the old offset) and the one it starts (in the zone), and
+    the abbreviation and DST state it starts."""
     return {
-        "at": iso(transition.at),
-        "local_before": iso((transition.at - timedelta(seconds=1)).astimezone(zone)),
-        "local_after": iso(transition.at.astimezone(zone)),
-        "offset_before": tzdb.format_offset(transition.offset_before),
-        "offset_after": tzdb.format_offset(transition.offset_after),
-        "abbreviation_before": transition.abbreviation_before,
-        "abbreviation_after": transition.abbreviation_after,
-        "dst_before": transition.dst_before,
-        "dst_after": transition.dst_after,
+        "before": iso(transition.at.astimezone(timezone(transition.offset_before))),
+        "after": iso(transition.at.astimezone(zone)),
+        "abbreviation": transition.abbreviation_after,
+        "dst": transition.dst_after,
     }

@@ -1,5 +1,5 @@
-"""Every tool, grouped in toolsets, in listing order, and their published JSON Schemas. A new tool family adds its
-TOOLS to a toolset here (and the toolset's name to `horologe.config.Toolset`)."""
+"""Every tool, grouped in toolsets, in listing order, and their published JSON Schemas. A new tool goes into a toolset
+here (a new toolset's name also into `horologe.config.Toolset`)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,28 @@ from functools import cache
 from typing import Any, Final
 
 from horologe.tools import calendar, preferences, relative, schedule, time, timers
-from horologe.tools.schemas import clean_schema
+from horologe.tools.schemas import clean_schema, output_schema
 from horologe.tools.spec import ToolSpec
 
+_FAMILIES: Final = (time.TOOLS, relative.TOOLS, calendar.TOOLS, schedule.TOOLS, preferences.TOOLS, timers.TOOLS)
+_BY_NAME: Final = {tool.name: tool for family in _FAMILIES for tool in family}
+
+
+def _named(*names: str) -> tuple[ToolSpec, ...]:
+    return tuple(_BY_NAME[name] for name in names)
+
+
 TOOLSETS: Final[Mapping[str, tuple[ToolSpec, ...]]] = {
-    "core": time.TOOLS,
-    "relative": relative.TOOLS,
-    "calendar": calendar.TOOLS,
-    "schedule": schedule.TOOLS,
-    "memory": (*preferences.TOOLS, *timers.TOOLS),
+    "core": _named("get_current_time", "convert_timezone", "calculate_duration", "get_timezone_info"),
+    "relative": _named("resolve_time_expression"),
+    "calendar": _named("add_time", "business_days", "list_holidays", "date_info"),
+    "schedule": _named("next_occurrences", "find_meeting_time"),
+    "zones": _named("list_timezones", "timezone_history"),
+    "format": _named("format_time"),
+    "memory": _named("preferences", "timer"),
 }
-"""The toolsets, in listing order. `core` (the seed's six) is always offered."""
+"""The toolsets, in listing order: one obvious tool per kind of question. `core` (now, conversion, durations, zone
+facts) is always offered."""
 DEFAULT_TOOLSETS: Final[Mapping[str, tuple[str, ...]]] = {
     # stdio serves one user, whose preferences and timers it can keep itself when the client keeps no state.
     "stdio": ("core", "relative", "calendar", "memory"),
@@ -31,7 +42,11 @@ TOOLSET_OF: Final[dict[str, str]] = {tool.name: name for name, tools in TOOLSETS
 
 
 def selected_tools(toolsets: Iterable[str], transport: str) -> tuple[ToolSpec, ...]:
-    """The tools the named toolsets offer ('default': the transport's; 'all': every one), in listing order."""
+    """The tools the named toolsets offer ('default': the transport's; 'all': every one), in listing order.
+
+    `preferences` takes working hours only with `find_meeting_time`, and an output format only with `format_time`:
+    what nothing offered would use is not asked for.
+    """
     names = {"core"}
     for name in toolsets:
         if name == "all":
@@ -40,10 +55,12 @@ def selected_tools(toolsets: Iterable[str], transport: str) -> tuple[ToolSpec, .
             names |= set(DEFAULT_TOOLSETS.get(transport, DEFAULT_TOOLSETS["http"]))
         else:
             names.add(name)
-    return tuple(tool for name, tools in TOOLSETS.items() if name in names for tool in tools)
+    offered = tuple(tool for name, tools in TOOLSETS.items() if name in names for tool in tools)
+    chosen = preferences.offered(hours="schedule" in names, formats="format" in names)
+    return tuple(chosen if tool.name == "preferences" else tool for tool in offered)
 
 
 @cache
 def tool_schemas(spec: ToolSpec) -> tuple[dict[str, Any], dict[str, Any]]:
     """A tool's input and output JSON Schemas, built once: pydantic schema generation is slow (read-only results)."""
-    return clean_schema(spec.arguments.model_json_schema()), clean_schema(spec.result.model_json_schema())
+    return clean_schema(spec.arguments.model_json_schema()), output_schema(spec.result.model_json_schema())

@@ -1,24 +1,26 @@
-"""The `resolve_time_expression` tool: "yesterday", "next Friday at 3pm", "Q3 2025" in the user's zone and clock.
+"""The `resolve_time_expression` tool: what people say ("next Friday at 3pm", "the last day of February",
+"Christmas", "every weekday at 9:30") as exact times in the user's zone and clock.
 
-The reference instant is `reference_time` when given, else the request's now (the client's
-`currentTimestamp`, else the server clock). The zone is `timezone`, else the client context's, else the
-server's. The week starts on `week_start`, else the locale's first day (Babel/CLDR: Monday in de-AT,
-Sunday in en-US), else Monday. The grammar lives in `horologe.core.relative`; no fallback parser guesses.
+The reference instant is `reference_time` when given, else the request's now (the client's `currentTimestamp`, else
+the server clock). The zone is `timezone`, else the client context's, else the server's. The week starts on the
+stored `week_start` preference, else the locale's first day (`locale`, else the client's: Babel/CLDR, Monday in
+de-AT, Sunday in en-US), else Monday. The grammar lives in `horologe.core.relative`; no fallback parser guesses.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from horologe.context import RequestContext
 from horologe.core.client_context import read_client_context
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
-from horologe.core.relative import LANGUAGE_CODES, Resolution, resolve_expression
+from horologe.core.relative import Resolution
 from horologe.core.zones import ResolvedZone
-from horologe.i18n.cldr import WEEKDAY_NAMES, first_week_day, locale_known, weekend_days
-from horologe.tools.present import instant_of, iso, moment, zone_from
+from horologe.i18n.cldr import WEEKDAY_NAMES, locale_known
+from horologe.tools.present import DAY_NAMES, dst_report, iso, without_nulls, zone_from
+from horologe.tools.reading import instant_of, resolve_phrase, week_start
 from horologe.tools.schemas.relative import ResolveTimeExpressionArgs, ResolveTimeExpressionResult
 from horologe.tools.spec import ToolOptions, ToolSpec
 
@@ -26,21 +28,20 @@ from horologe.tools.spec import ToolOptions, ToolSpec
 def resolve_time_expression(
     args: ResolveTimeExpressionArgs, ctx: RequestContext, options: ToolOptions
 ) -> dict[str, Any]:
-    """Resolve a relative expression into an instant or a half-open period, in the zone and from the reference."""
+    """Resolve an expression into an instant, a half-open period or a recurrence's next occurrences."""
     zone = zone_from(args.timezone, ctx)
     locale = _locale(args.locale) or ctx.locale
-    reference, reference_source = _reference(args.reference_time, zone, ctx)
-    week_start, week_source = _week_start(args.week_start, ctx.preferences.get("week_start"), locale)
-    languages = [locale.split("-")[0]] if locale and locale.split("-")[0] in LANGUAGE_CODES else []
-    resolution = resolve_expression(
+    reference = ctx.now if args.reference_time is None else instant_of(args.reference_time, zone, ctx).instant
+    resolution = resolve_phrase(
         args.expression,
+        zone,
+        ctx,
         reference=reference,
-        zone=zone.tz,
-        week_start=week_start,
-        weekend=weekend_days(locale) or (5, 6),
-        languages=languages,
+        locale=locale,
+        count=args.count,
     )
-    return _result(args.expression, resolution, zone, reference, reference_source, week_start, week_source)
+    first_day, _ = week_start(None, ctx, locale)
+    return _result(resolution, zone, first_day)
 
 
 def _locale(tag: str | None) -> str | None:
@@ -57,77 +58,51 @@ def _locale(tag: str | None) -> str | None:
     return parsed.locale
 
 
-def _reference(value: str | int | float | None, zone: ResolvedZone, ctx: RequestContext) -> tuple[datetime, str]:
-    if value is not None:
-        return instant_of(value, zone, ctx).instant, "argument"
-    return ctx.now, "client_context" if ctx.client.now is not None else "server_clock"
+def _span(start: datetime, end: datetime | None, zone: ResolvedZone) -> dict[str, Any]:
+    """An instant, or a period's bounds, in the zone, with the weekday of its (first) day."""
+    local = start.astimezone(zone.tz)
+    if end is None:
+        return {"instant": iso(local), "day_of_week": DAY_NAMES[local.weekday()]}
+    return {"start": iso(local), "end": iso(end.astimezone(zone.tz)), "day_of_week": DAY_NAMES[local.weekday()]}
 
 
-def _week_start(explicit: str | None, stored: object, locale: str | None) -> tuple[int, str]:
-    """Argument > stored preference (SEP-1655) > the locale's first day > Monday."""
-    if explicit is not None:
-        return WEEKDAY_NAMES.index(explicit), "argument"
-    if isinstance(stored, str) and stored in WEEKDAY_NAMES:
-        return WEEKDAY_NAMES.index(stored), "preference"
-    from_locale = first_week_day(locale)
-    if from_locale is not None:
-        return from_locale, "locale"
-    return 0, "default"
+def _occurrence(instant: datetime, zone: ResolvedZone, whole_day: bool) -> dict[str, str]:
+    local = instant.astimezone(zone.tz)
+    when = local.date().isoformat() if whole_day else iso(local)
+    return {"date" if whole_day else "timestamp": when, "day_of_week": DAY_NAMES[local.weekday()]}
 
 
-def _bound(instant: datetime) -> dict[str, str]:
-    return {"local": iso(instant), "utc": iso(instant.astimezone(UTC))}
-
-
-def _result(
-    expression: str,
-    resolution: Resolution,
-    zone: ResolvedZone,
-    reference: datetime,
-    reference_source: str,
-    week_start: int,
-    week_source: str,
-) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "expression": expression,
-        "kind": resolution.kind,
-        "granularity": resolution.granularity,
-        "language": resolution.language,
-        "interpretation": resolution.interpretation,
-        "timezone": zone.key,
-        "start": _bound(resolution.start),
-    }
-    if resolution.end is None:
-        body["instant"] = body["start"]
-        if resolution.local_time is not None and resolution.local_time.status != "unique":
-            body["dst"] = resolution.local_time.report()
+def _result(resolution: Resolution, zone: ResolvedZone, first_day: int) -> dict[str, Any]:
+    body: dict[str, Any] = {"kind": resolution.kind, "interpretation": resolution.interpretation}
+    if resolution.kind == "recurrence":
+        whole_day = resolution.granularity == "day"
+        body["occurrences"] = [_occurrence(instant, zone, whole_day) for instant in resolution.occurrences]
+        body["rule"] = resolution.rule
     else:
-        body["end"] = _bound(resolution.end)
-        elapsed = resolution.end.astimezone(UTC) - resolution.start.astimezone(UTC)
-        body["duration_seconds"] = elapsed.total_seconds()
-    if resolution.alternative is not None:
-        other = resolution.alternative
-        body["alternative"] = {"interpretation": other.interpretation, "start": _bound(other.start)}
-        if other.end is not None:
-            body["alternative"]["end"] = _bound(other.end)
-    body |= {
-        "contains_reference": resolution.contains(reference),
-        "reference": moment(reference, zone),
-        "reference_source": reference_source,
-        "week_start": WEEKDAY_NAMES[week_start],
-        "week_start_source": week_source,
-    }
-    return body
+        body |= _span(resolution.start, resolution.end, zone)
+    alternative = resolution.alternative
+    return body | without_nulls(
+        timezone=zone.key,
+        week_start=WEEKDAY_NAMES[first_day]
+        if resolution.granularity == "week" and resolution.kind == "period"
+        else None,
+        dst=dst_report(resolution.local_time),
+        alternative=(
+            {"interpretation": alternative.interpretation, **_span(alternative.start, alternative.end, zone)}
+            if alternative is not None
+            else None
+        ),
+    )
 
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "resolve_time_expression",
         "Resolve a relative time expression",
-        "Turn what people say ('yesterday', 'next Friday at 3pm', 'last 7 days', 'this weekend', 'Q3 2025', "
-        "'gestern') into exact times in the user's zone: an instant, or a period [start, end) in the zone and in "
-        "UTC. Use it before querying data by date instead of computing dates yourself. When a phrase has two "
-        "common readings, 'alternative' gives the other: confirm with the user if it matters.",
+        "What people say as exact times in the user's zone: an instant, a period [start, end) or the next "
+        "occurrences. E.g. 'in 45 minutes', 'last 7 days', 'second Tuesday of next month', 'Easter 2027', "
+        "'every weekday at 9:30'. Use it for times counted from now instead of computing dates; 'alternative' is "
+        "another reading.",
         ResolveTimeExpressionArgs,
         ResolveTimeExpressionResult,
         resolve_time_expression,

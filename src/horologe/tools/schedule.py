@@ -11,17 +11,17 @@ from pydantic import ValidationError
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.arithmetic import parse_amount
-from horologe.core.errors import InvalidArgument, InvalidTimestamp
+from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import LocalResolution, resolve_local
 from horologe.core.meeting import Participant, find_slots, rank
 from horologe.core.messages import N_
-from horologe.core.parse import parse_date
 from horologe.core.recurrence import expand, parse_rule
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import WEEKDAY_NAMES
 from horologe.i18n.language import Language
-from horologe.tools.present import DAY_NAMES, instant_of, iso, zone_of
+from horologe.tools.present import DAY_NAMES, dst_report, iso, without_nulls, zone_of
 from horologe.tools.present import transition_record as base_transition
+from horologe.tools.reading import date_of, instant_of
 from horologe.tools.schemas import WEEKDAYS, WorkingHours
 from horologe.tools.schemas import calendar as s
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -45,15 +45,15 @@ def timezone_history(args: s.TimezoneHistoryArgs, ctx: RequestContext, options: 
             details={"limit_years": MAX_HISTORY_YEARS},
         )
     changes = tzdb.transitions(zone.tz, start, end)
-    return {
-        "timezone": zone.key,
-        "start": iso(start.astimezone(UTC)),
-        "end": iso(end.astimezone(UTC)),
-        "count": min(len(changes), args.limit),
-        "truncated": len(changes) > args.limit,
-        "transitions": [_history(change, zone, ctx.language) for change in changes[: args.limit]],
-        "tzdata_version": tzdb.tzdata_version(),
-    }
+    return without_nulls(
+        timezone=zone.key,
+        start=iso(start.astimezone(UTC)),
+        end=iso(end.astimezone(UTC)),
+        count=min(len(changes), args.limit),
+        truncated=True if len(changes) > args.limit else None,
+        transitions=[_history(change, zone, ctx.language) for change in changes[: args.limit]],
+        tzdata_version=tzdb.tzdata_version(),
+    )
 
 
 def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
@@ -74,8 +74,8 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
         for zone, (chosen, _), working_days in zip(zones, hours, days, strict=True)
     ]
     reference = zone_of(args.timezone, ctx) if args.timezone else zones[0]
-    first = date_argument(args.start_date, "start_date")
-    last = date_argument(args.end_date, "end_date") if args.end_date else first + timedelta(days=6)
+    first = date_of(args.start_date, "start_date", ctx, reference)
+    last = date_of(args.end_date, "end_date", ctx, reference) if args.end_date else first + timedelta(days=6)
     range_start = _midnight(first, reference)
     range_end = _midnight(last + timedelta(days=1), reference)
     duration = _meeting_duration(args.duration)
@@ -106,15 +106,6 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
         ],
         "summary": summary,
     }
-
-
-def date_argument(value: str | None, name: str) -> date:
-    try:
-        return parse_date(str(value))
-    except InvalidTimestamp as exc:
-        raise InvalidTimestamp(
-            N_("{name}: {problem}"), name=name, problem=exc.text, suggestions=exc.suggestions
-        ) from None
 
 
 def _years_later(instant: datetime, years: int) -> datetime:
@@ -226,26 +217,24 @@ def next_occurrences(args: s.NextOccurrencesArgs, ctx: RequestContext, options: 
         )
     )
     listed = [_occurrence(item.wall, item.resolution, zone) for item in found[: args.count]]
-    return {
-        "kind": rule.kind,
-        "timezone": zone.key,
-        "rule_timezone": event.key,
-        "count": len(listed),
-        "occurrences": listed,
-        "exhausted": len(found) <= args.count,
-        "dst_flagged": sum(1 for item in found[: args.count] if item.resolution.status != "unique"),
-    }
+    return without_nulls(
+        kind=rule.kind,
+        timezone=zone.key,
+        rule_timezone=event.key if event.key != zone.key else None,
+        count=len(listed),
+        occurrences=listed,
+        exhausted=True if len(found) <= args.count else None,
+    )
 
 
 def _occurrence(wall: datetime, resolution: LocalResolution, zone: ResolvedZone) -> dict[str, Any]:
     local = resolution.instant.astimezone(zone.tz)
-    return {
-        "timestamp": iso(local),
-        "utc": iso(local.astimezone(UTC)),
-        "wall_time": wall.isoformat(),
-        "day_of_week": DAY_NAMES[local.weekday()],
-        **resolution.report(),
-    }
+    return without_nulls(
+        timestamp=iso(local),
+        day_of_week=DAY_NAMES[local.weekday()],
+        wall_time=wall.isoformat() if resolution.status != "unique" else None,
+        dst=dst_report(resolution),
+    )
 
 
 TOOLS: tuple[ToolSpec, ...] = (

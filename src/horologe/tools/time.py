@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
@@ -13,18 +13,20 @@ from horologe.core.format import OutputFormat
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
     DAY_NAMES,
+    abbreviation,
     checked_format,
     dst_report,
-    instant_of,
+    duration_words,
     iso,
-    localized_duration,
-    moment,
     render,
     transition_record,
     truncate,
+    when,
+    without_nulls,
     zone_from,
     zone_of,
 )
+from horologe.tools.reading import instant_of, source_zone
 from horologe.tools.schemas import time as schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
 
@@ -38,43 +40,45 @@ def preferred_format(ctx: RequestContext, options: ToolOptions) -> OutputFormat:
 
 
 def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """The current time in a zone, with offset, DST state, weekday and ISO week."""
+    """The current time in a zone, with its abbreviation and weekday (and DST when in effect)."""
     zone = zone_from(args.timezone, ctx)
     fmt = args.format or preferred_format(ctx, options)
     checked_format(fmt, args.custom_format, options)
     now = truncate(ctx.now, options.precision).astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, now)
-    iso_year, iso_week, iso_day = now.isocalendar()
-    described = moment(now, zone, facts)
-    # At millisecond precision `iso8601` writes exactly the timestamp (tests/server/test_tools.py holds it to that).
-    same = fmt == "iso8601" and now.microsecond % 1000 == 0
-    return {
-        **described,
-        "unix": int(now.timestamp() // 1),
-        "formatted": described["timestamp"]
-        if same
-        else render(now, zone, fmt, args.custom_format, ctx.formatting_locale),
-        "day_of_week": DAY_NAMES[now.weekday()],
-        "iso_week": f"{iso_year}-W{iso_week:02d}-{iso_day}",
-    }
+    timestamp = iso(now)
+    formatted = render(now, zone, fmt, args.custom_format, ctx.formatting_locale) if fmt != "iso8601" else None
+    return without_nulls(
+        timestamp=timestamp,
+        timezone=zone.key,
+        abbreviation=abbreviation(facts),
+        day_of_week=DAY_NAMES[now.weekday()],
+        dst_active=True if facts.dst_active else None,
+        formatted=formatted if formatted != timestamp else None,
+    )
 
 
 def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """A timestamp of any date moved from one zone to another, with DST gap/fold facts."""
-    source = zone_from(args.from_timezone, ctx)
+    """A time of any date moved from one zone to another; the zone the time was given in is the source."""
+    given = zone_of(args.from_timezone, ctx) if args.from_timezone is not None else None
+    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    source = source_zone(read, given, ctx, offsets=True)
     target = zone_of(args.to_timezone, ctx)
     checked_format(args.format, args.custom_format, options)
-    parsed = instant_of(args.timestamp, source, ctx, args.disambiguation)
-    original = {**moment(parsed.instant, source), "input": str(args.timestamp), "dst": dst_report(parsed)}
-    converted = {
-        **moment(parsed.instant, target),
-        "formatted": render(parsed.instant, target, args.format, args.custom_format, ctx.language.locale),
-    }
-    difference = _offset(target.tz, parsed.instant) - _offset(source.tz, parsed.instant)
+    instant = read.instant
+    original = without_nulls(
+        timestamp=iso(instant.astimezone(source.tz)),
+        timezone=source.key,
+        read_as=read.read_as(),
+        dst=dst_report(read.resolution),
+    )
+    formatted = None
+    if args.format != "iso8601":
+        formatted = render(instant, target, args.format, args.custom_format, ctx.language.locale)
+    difference = _offset(target.tz, instant) - _offset(source.tz, instant)
     return {
         "original": original,
-        "converted": converted,
-        "utc": iso(parsed.instant.astimezone(UTC)),
+        "converted": without_nulls(**when(instant, target), formatted=formatted),
         "time_difference": _hours(difference),
     }
 
@@ -82,43 +86,54 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
 def calculate_duration(
     args: schemas.CalculateDurationArgs, ctx: RequestContext, options: ToolOptions
 ) -> dict[str, Any]:
-    """The time between two timestamps: exact totals and a calendar breakdown in a zone."""
-    zone = zone_from(args.timezone, ctx)
-    start = instant_of(args.start_time, zone, ctx, args.disambiguation)
-    end = instant_of(args.end_time, zone, ctx, args.disambiguation)
-    duration = measure(start.instant, end.instant, unit=args.units, zone=zone.tz)
-    return {
-        "start": iso(start.instant.astimezone(zone.tz)),
-        "end": iso(end.instant.astimezone(zone.tz)),
-        "timezone": zone.key,
-        "duration": localized_duration(duration.as_dict(), ctx.language),
-        "start_dst": dst_report(start),
-        "end_dst": dst_report(end),
-    }
+    """The time between two times: exact totals (the seed's seconds, minutes, hours, days) and words, in the unit
+    asked when one is (to one decimal), else in the two largest calendar units."""
+    given = zone_of(args.timezone, ctx) if args.timezone is not None else None
+    zone = ctx.zone_or_default(given)
+    start = instant_of(args.start_time, zone, ctx)
+    end = instant_of(args.end_time, zone, ctx)
+    unit = args.units or "seconds"
+    duration = measure(start.instant, end.instant, unit=unit, zone=zone.tz)
+    said = duration.breakdown.said().as_dict()
+    body = without_nulls(
+        total_seconds=duration.total_seconds,
+        minutes=duration.total("minutes"),
+        hours=duration.total("hours"),
+        days=duration.total("days"),
+        human_readable=duration_words(said, args.units, duration.value, ctx.language),
+        negative=True if duration.negative else None,
+    )
+    return without_nulls(
+        start=iso(start.instant.astimezone(source_zone(start, given, ctx, offsets=False).tz)),
+        end=iso(end.instant.astimezone(source_zone(end, given, ctx, offsets=False).tz)),
+        duration=body,
+        start_read_as=start.read_as(),
+        end_read_as=end.read_as(),
+        start_dst=dst_report(start.resolution),
+        end_dst=dst_report(end.resolution),
+    )
 
 
 def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """A timestamp written in one of the supported standards or a validated strftime pattern."""
-    zone = zone_from(args.timezone, ctx)
+    given = zone_of(args.timezone, ctx) if args.timezone is not None else None
+    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    zone = source_zone(read, given, ctx, offsets=False)
     checked_format(args.format, args.custom_format, options)
-    parsed = instant_of(args.timestamp, zone, ctx, args.disambiguation)
-    return {
-        "formatted": render(parsed.instant, zone, args.format, args.custom_format, ctx.formatting_locale),
-        "format": args.format,
-        "timestamp": iso(parsed.instant.astimezone(zone.tz)),
-        "timezone": zone.key,
-        "dst": dst_report(parsed),
-    }
+    return without_nulls(
+        formatted=render(read.instant, zone, args.format, args.custom_format, ctx.formatting_locale),
+        timestamp=iso(read.instant.astimezone(zone.tz)),
+        timezone=zone.key,
+        read_as=read.read_as(),
+        dst=dst_report(read.resolution),
+    )
 
 
 def get_timezone_info(args: schemas.GetTimezoneInfoArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """Offsets, DST state, surrounding transitions and IANA facts of a zone at an instant."""
+    """Offsets, DST state, the changes around an instant and the countries of a zone."""
     zone = zone_of(args.timezone, ctx)
-    at = (
-        truncate(ctx.now, options.precision)
-        if args.timestamp is None
-        else instant_of(args.timestamp, zone, ctx).instant
-    )
+    read = None if args.timestamp is None else instant_of(args.timestamp, zone, ctx)
+    at = truncate(ctx.now, options.precision) if read is None else read.instant
     local = at.astimezone(zone.tz)
     facts = tzdb.offset_facts(zone.tz, local)
     canonical = zone.canonical
@@ -128,26 +143,24 @@ def get_timezone_info(args: schemas.GetTimezoneInfoArgs, ctx: RequestContext, op
     if isinstance(zone.tz, ZoneInfo):
         previous = tzdb.previous_transition(zone.tz, at)
         next_ = tzdb.next_transition(zone.tz, at)
-    return {
-        "timezone": zone.key,
-        "canonical": canonical,
-        "aliases": list(tzdb.aliases_of(canonical)) if canonical else [],
-        "at": iso(at.astimezone(UTC)),
-        "local_time": iso(local),
-        "offset": tzdb.format_offset(facts.utc_offset),
-        "standard_offset": tzdb.format_offset(facts.standard_offset),
-        "dst_offset": tzdb.format_offset(facts.dst_offset),
-        "dst_active": facts.dst_active,
-        "abbreviation": facts.abbreviation,
-        "previous_transition": transition_record(previous, zone.tz) if previous else None,
-        "next_transition": transition_record(next_, zone.tz) if next_ else None,
-        "country_codes": codes,
-        "countries": [name for code in codes if (name := tzdb.country_name(code))],
+    dst_shifted = facts.dst_offset != timedelta(0)
+    return without_nulls(
+        timezone=zone.key,
+        canonical=canonical if canonical and canonical != zone.key else None,
+        local_time=iso(local),
+        day_of_week=DAY_NAMES[local.weekday()],
+        abbreviation=abbreviation(facts),
+        dst_active=facts.dst_active,
+        standard_offset=tzdb.format_offset(facts.standard_offset) if dst_shifted else None,
+        dst_offset=tzdb.format_offset(facts.dst_offset) if dst_shifted else None,
+        previous_transition=transition_record(previous, zone.tz) if previous else None,
+        next_transition=transition_record(next_, zone.tz) if next_ else None,
+        country_codes=codes or None,
         # zone1970.tab's comment describes the line's last country ('JP,AU … Eyre Bird Observatory'), so it only
         # describes the zone when the zone has one country.
-        "comment": (entry.comment or None) if entry and len(codes) == 1 else None,
-        "tzdata_version": tzdb.tzdata_version(),
-    }
+        comment=(entry.comment or None) if entry and len(codes) == 1 else None,
+        read_as=read.read_as() if read is not None else None,
+    )
 
 
 def list_timezones(args: schemas.ListTimezonesArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
@@ -163,22 +176,20 @@ def list_timezones(args: schemas.ListTimezonesArgs, ctx: RequestContext, options
         facts = tzdb.offset_facts(zone, ctx.now.astimezone(zone))
         entry = entries.get(tzdb.canonical_name(name))
         listed.append(
-            {
-                "name": name,
-                "utc_offset": tzdb.format_offset(facts.utc_offset),
-                "abbreviation": facts.abbreviation,
-                "dst_active": facts.dst_active,
-                "country_codes": list(entry.country_codes) if entry else [],
-            }
+            without_nulls(
+                name=name,
+                utc_offset=tzdb.format_offset(facts.utc_offset),
+                abbreviation=abbreviation(facts),
+                dst_active=True if facts.dst_active else None,
+                country_codes=list(entry.country_codes) if entry else None,
+            )
         )
-    return {
-        "total": len(names),
-        "count": len(listed),
-        "offset": args.offset,
-        "truncated": args.offset + len(listed) < len(names),
-        "timezones": listed,
-        "tzdata_version": tzdb.tzdata_version(),
-    }
+    return without_nulls(
+        total=len(names),
+        offset=args.offset or None,
+        truncated=True if args.offset + len(listed) < len(names) else None,
+        timezones=listed,
+    )
 
 
 def _offset(zone: tzinfo, instant: datetime) -> timedelta:
@@ -186,18 +197,19 @@ def _offset(zone: tzinfo, instant: datetime) -> timedelta:
 
 
 def _hours(delta: timedelta) -> str:
-    """'+6h', '-4.5h', '+5.75h', '+0h'."""
+    """'+6h', '-4.5h', '+5.75h'; '0h' for the same offset."""
     hours = delta.total_seconds() / 3600
-    text = f"{hours:+.2f}".rstrip("0").rstrip(".")
-    return f"{'+' if hours == 0 else ''}{text}h"
+    if hours == 0:
+        return "0h"
+    return f"{hours:+.2f}".rstrip("0").rstrip(".") + "h"
 
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_current_time",
         "Current time",
-        "The current date and time in a timezone (default: the user's; {default_zone} here) with its offset, "
-        "abbreviation, DST, weekday and ISO week. Call it instead of guessing today's date or time.",
+        "The current time in a timezone (default: the user's; {default_zone} here). Call it instead of guessing "
+        "the date or time.",
         schemas.GetCurrentTimeArgs,
         schemas.GetCurrentTimeResult,
         get_current_time,
@@ -205,8 +217,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "convert_timezone",
         "Convert between timezones",
-        "Convert a time on any date from one timezone to another ('3 pm in New York is what in Tokyo?'); "
-        "DST gaps and repeated times are reported.",
+        "A time in another timezone; the source is the zone named in 'timestamp', else from_timezone. DST gaps "
+        "and repeated times are reported.",
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,
@@ -214,8 +226,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "calculate_duration",
         "Duration between two times",
-        "The time between two timestamps: exact totals, a calendar breakdown and words (negative when the end is "
-        "first).",
+        "How long from one time to another ('now' to 'Christmas'): totals, and words in 'units'; a time a DST "
+        "change skips or repeats is placed 'compatible' and reported.",
         schemas.CalculateDurationArgs,
         schemas.CalculateDurationResult,
         calculate_duration,
@@ -223,7 +235,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "format_time",
         "Format a timestamp",
-        "Write a timestamp in a zone as ISO 8601, RFC 3339/2822, an HTTP date, Unix time, readable text or strftime.",
+        "Write a time as ISO 8601, RFC 3339/2822, an HTTP date, Unix time, readable text or strftime.",
         schemas.FormatTimeArgs,
         schemas.FormatTimeResult,
         format_time,
@@ -231,9 +243,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_timezone_info",
         "Timezone information",
-        "Facts about a zone at an instant (default now): offsets, abbreviation, DST, the previous and next change, "
-        "countries. Standard and DST offsets are the IANA rules' own (Ireland's winter is negative DST); "
-        "previous_transition is null only for a zone that never changed.",
+        "A zone's abbreviation and DST state now (or at 'timestamp'), its last and next clock change, and its "
+        "countries.",
         schemas.GetTimezoneInfoArgs,
         schemas.GetTimezoneInfoResult,
         get_timezone_info,

@@ -14,7 +14,8 @@ from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_, msg
 from horologe.memory import Memory
 from horologe.state import StateFull
-from horologe.tools.memory import kept, note, without_nulls
+from horologe.tools.memory import kept, note
+from horologe.tools.present import without_nulls
 from horologe.tools.schemas.preferences import TimerArgs, TimerResult
 from horologe.tools.spec import ToolOptions, ToolSpec
 
@@ -95,8 +96,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "timer",
         "Timer",
-        "Start, check, stop or list stopwatches and countdowns by label. A countdown reports what remains and when "
-        "it ends. Timers last for this conversation.",
+        "Start, check, stop or list stopwatches and countdowns by label; a countdown says what remains and when it "
+        "ends. Timers last for this conversation.",
         TimerArgs,
         TimerResult,
         timer,

@@ -125,14 +125,14 @@ async def test_missing_scope_is_403_naming_every_scope_needed(app_client: AppCli
         refused = await client.post("/mcp", json=mcp_call(), headers={**MCP_HEADERS, **bearer(read_only)})
         rest = await client.post("/mcp/tools/call", json=rest_call(), headers=bearer(read_only))
         other_tool = await client.post(
-            "/mcp/tools/call", json={"name": "list_timezones", "arguments": {}}, headers=bearer(read_only)
+            "/mcp/tools/call", json={"name": "date_info", "arguments": {}}, headers=bearer(read_only)
         )
         both = await client.post(
             "/mcp/tools/call", json=rest_call(), headers=bearer(issuer.token(scope="horologe:clock horologe:read"))
         )
         no_scope = await client.post(
             "/mcp/tools/call",
-            json={"name": "list_timezones", "arguments": {}},
+            json={"name": "date_info", "arguments": {}},
             headers=bearer(issuer.token(scope=None)),
         )
     assert refused.status_code == rest.status_code == 403

@@ -5,18 +5,21 @@ This package holds the bases and the parts several tools share; each tool family
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictFloat, StrictInt, StrictStr, field_validator
 
 Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Unix times
 
-# The syntax of zones, timestamps, dates, durations and the DST policies is said once, in the server's
-# instructions (`horologe.protocol.server.instructions`); a field's description only says what it is for.
-ZONE = "Default: the user's zone."
-DISAMBIGUATION = "DST gap/fold policy."
-CUSTOM_FORMAT = "strftime pattern for format 'custom'."
+# The syntax of zones, timestamps, dates, durations and the DST policies, and that a zone argument left out is the
+# user's, is said once, in the server's instructions (`horologe.protocol.server.instructions`); a field's description
+# only says what its name does not.
+CUSTOM_FORMAT = "strftime, for format 'custom'."
+UNSAID_DEFAULT: Final[dict[str, JsonValue]] = {"unsaid_default": True}
+"""Marks a field whose default the instructions state (ISO 8601, 'compatible'): its schema leaves it out."""
 FORMAT_ALIASES: Final = {"iso": "iso8601"}
 """The seed's `get_current_time` says 'iso' where every other tool says 'iso8601': both are accepted."""
 
@@ -78,58 +81,64 @@ class Result(BaseModel):
 
 
 class ZoneInput(Result):
-    input: str = Field(description="What was typed.")
-    timezone: str = Field(description="The zone it was read as.")
-    read_as: Literal["abbreviation", "city", "country"]
-    place: str | None = Field(default=None, description="The city or country it was read as, e.g. 'Mumbai, IN'.")
-    other_zones: list[str] | None = Field(default=None, description="Zones of smaller places of that name.")
+    input: str
+    timezone: str
+    read_as: Literal["abbreviation", "city", "country", "region", "coordinates", "alias", "case_insensitive"]
+    place: str | None = None
+    other_zones: list[str] | None = None
 
 
 class ReadsZones(Result):
-    """A result of a tool that takes zones: says how a typed zone that is not an IANA name was read."""
+    """A result of a tool that takes zones: `timezone_input` says how typed zones that are not IANA names were read
+    (an abbreviation names its region's clock in every season: EST in July is New York's EDT; a city name, its most
+    populous city)."""
 
-    timezone_input: list[ZoneInput] | None = Field(
-        default=None,
-        description="How typed zones were read when not by an IANA name: an abbreviation names its region's clock "
-        "in every season (EST in July is New York's EDT); a city name, its most populous city.",
-    )
+    timezone_input: list[ZoneInput] | None = None
 
 
-class ZoneMoment(Result):
-    timestamp: str = Field(description="ISO 8601 with the zone's offset.")
-    timezone: str = Field(description="The zone's name (IANA key or fixed offset).")
-    utc_offset: str = Field(description="Offset from UTC, e.g. '+01:00'.")
-    abbreviation: str = Field(description="Zone abbreviation in effect, e.g. 'CET'.")
-    dst_active: bool
+class When(Result):
+    """An instant answered in a zone (`horologe.tools.present.when`)."""
+
+    timestamp: str
+    timezone: str
+    day_of_week: str
 
 
 class DstReport(Result):
-    dst_gap: bool = Field(description="The local time given does not exist (skipped by a DST change).")
-    ambiguous: bool = Field(description="The local time given exists twice (repeated by a DST change).")
-    candidates: list[str] | None = Field(default=None, description="Both possible instants when dst_gap/ambiguous.")
-    disambiguation: str | None = Field(default=None, description="The policy applied to choose among candidates.")
+    """A wall time a DST change skipped (`dst_gap`) or repeated (`ambiguous`): both instants, the policy applied."""
+
+    dst_gap: bool
+    ambiguous: bool
+    candidates: list[str] | None = None
+    disambiguation: str | None = None
+
+
+class ReadAs(Result):
+    """How a phrase given as a time was read, and its other reading (`horologe.tools.reading`)."""
+
+    understood: str
+    alternative: dict[str, str] | None = None
 
 
 class Transition(Result):
-    at: str = Field(description="Instant of the change, UTC.")
-    local_before: str
-    local_after: str
-    offset_before: str
-    offset_after: str
-    abbreviation_before: str
-    abbreviation_after: str
-    dst_before: bool
-    dst_after: bool
+    """A change of offset, abbreviation or DST: the wall clock it leaves and the one it starts."""
+
+    before: str
+    after: str
+    abbreviation: str
+    dst: bool
 
 
-def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A pydantic JSON Schema made plain for clients: no titles, optional fields not nullable, no $defs."""
+def clean_schema(schema: dict[str, Any], shared: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A pydantic JSON Schema made plain for clients: no titles, optional fields not nullable, every $ref inlined but
+    those to the `shared` definitions (kept once under $defs)."""
     defs = schema.get("$defs", {})
 
     def walk(node: Any) -> Any:
         if isinstance(node, dict):
             if "$ref" in node:
-                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+                name = node["$ref"].rsplit("/", 1)[-1]
+                return {"$ref": f"#/$defs/{name}"} if name in shared else walk(defs[name])
             any_of = node.get("anyOf")
             if (
                 isinstance(any_of, list)
@@ -140,18 +149,60 @@ def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 rest = [walk(option) for option in any_of if option != {"type": "null"}]
                 merged = {k: walk(v) for k, v in node.items() if k not in ("anyOf", "default", *_UNPUBLISHED)}
                 return {**(rest[0] if len(rest) == 1 else _one_type({"anyOf": rest})), **merged}
-            return _one_type({k: walk(v) for k, v in node.items() if k not in _UNPUBLISHED})
+            unpublished = _UNPUBLISHED | ({"default"} if node.get("unsaid_default") else set())
+            return _one_type({k: walk(v) for k, v in node.items() if k not in unpublished})
         if isinstance(node, list):
             return [walk(item) for item in node]
         return node
 
     cleaned: dict[str, Any] = walk(schema)
+    if shared:
+        cleaned["$defs"] = {name: walk(defs[name]) for name in sorted(shared)}
     return cleaned
+
+
+_OUTPUT_PROSE: Final = frozenset({"description", "default", "properties", "$defs"})
+
+
+def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A result's JSON Schema as published: what a client validates and no prose or defaults.
+
+    The result's own fields are declared with their types; a nested object (a part such as `dst` or an item of a list)
+    declares its required fields and their types, and its optional details are allowed without being spelled out
+    (every object's extra fields are allowed, JSON Schema's default, as results may grow). An enum's values say its
+    type. A part used twice is defined once ($defs).
+    """
+    uses = Counter(re.findall(r'"\$ref": "#/\$defs/([^"]+)"', json.dumps(schema)))
+    shared = frozenset(name for name, count in uses.items() if count > 1)
+
+    def walk(node: Any, nested: bool) -> Any:
+        if isinstance(node, list):
+            return [walk(item, nested) for item in node]
+        if not isinstance(node, dict):
+            return node
+        kept = {key: walk(value, nested) for key, value in node.items() if key not in _OUTPUT_PROSE}
+        if kept.get("additionalProperties") is True:  # JSON Schema's own default: saying it adds nothing
+            del kept["additionalProperties"]
+        if "enum" in kept and kept.get("type") == "string" and all(isinstance(v, str) for v in kept["enum"]):
+            del kept["type"]
+        if isinstance(node.get("$defs"), dict):
+            kept["$defs"] = {name: walk(value, True) for name, value in node["$defs"].items()}
+        if isinstance(node.get("properties"), dict):
+            required = set(node.get("required", ()))
+            declared = {
+                name: walk(value, True) for name, value in node["properties"].items() if not nested or name in required
+            }
+            if declared:
+                kept["properties"] = declared
+        return kept
+
+    stripped: dict[str, Any] = walk(clean_schema(schema, shared), False)
+    return stripped
 
 
 # Titles repeat the names; string length limits are checked and explained when exceeded, and cost every reader of
 # the tool list tokens (list limits, `maxItems`, stay: they shape what a model sends).
-_UNPUBLISHED: Final = frozenset({"title", "$defs", "maxLength"})
+_UNPUBLISHED: Final = frozenset({"title", "$defs", "maxLength", "unsaid_default"})
 
 
 def _one_type(node: dict[str, Any]) -> dict[str, Any]:

@@ -8,43 +8,41 @@ from pydantic import BeforeValidator, Field, StrictBool, StrictInt, StrictStr
 
 from horologe.core.localtime import Disambiguation
 from horologe.tools.schemas import (
-    DISAMBIGUATION,
-    ZONE,
+    UNSAID_DEFAULT,
     Arguments,
     DstReport,
+    ReadAs,
     ReadsZones,
     Result,
     Timestamp,
     Transition,
     Weekday,
     WorkingHours,
-    ZoneMoment,
     weekday_name,
 )
 
-COUNTRY = "e.g. 'US'; default: the user's."
-SUBDIVISION = "Region code, e.g. 'CA', 'ENG'."
-HOLIDAY_LANGUAGE = "Of holiday names, e.g. 'de'."
+COUNTRY = "Default: the user's."
+SUBDIVISION = "Code or name, e.g. 'CA', 'Bavaria'."
+HOLIDAY_LANGUAGE = "Of the names, e.g. 'de'."
 Day = Annotated[Weekday, BeforeValidator(weekday_name)]
 
 
 class AddTimeArgs(Arguments):
     timestamp: Timestamp
-    amount: StrictStr = Field(max_length=100, description="e.g. 'P1M', '90 days', '-2 hours'.")
-    timezone: str | None = Field(default=None, max_length=256, description=ZONE)
-    disambiguation: Disambiguation = Field(default="compatible", description=DISAMBIGUATION)
+    amount: StrictStr = Field(max_length=100, description="e.g. '90 days', '-2 hours', 'P1M'.")
+    timezone: str | None = Field(default=None, max_length=256)
+    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class BusinessDaysArgs(Arguments):
     country: StrictStr | None = Field(default=None, max_length=64, description=COUNTRY)
-    start_date: StrictStr | None = Field(default=None, max_length=40, description="Default: today.")
-    end_date: StrictStr | None = Field(default=None, max_length=40, description="To count (end excluded)...")
-    count: StrictInt | None = Field(default=None, ge=-100_000, le=100_000, description="...or to add (or go back).")
+    start_date: StrictStr | None = Field(default=None, max_length=60, description="Default: today.")
+    end_date: StrictStr | None = Field(default=None, max_length=60)
+    count: StrictInt | None = Field(default=None, ge=-100_000, le=100_000)
     include_end: bool = False
     subdivision: StrictStr | None = Field(default=None, max_length=64, description=SUBDIVISION)
-    weekend: list[Day] | None = Field(default=None, max_length=6, description="Default: the country's.")
-    extra_holidays: list[StrictStr] | None = Field(default=None, max_length=366, description="More days off.")
-    language: StrictStr | None = Field(default=None, max_length=16, description=HOLIDAY_LANGUAGE)
+    weekend: list[Day] | None = Field(default=None, max_length=6)
+    extra_holidays: list[StrictStr] | None = Field(default=None, max_length=366)
 
 
 class ListHolidaysArgs(Arguments):
@@ -56,8 +54,8 @@ class ListHolidaysArgs(Arguments):
 
 class DateInfoArgs(Arguments):
     date: Timestamp | None = Field(default=None, description="Default: today.")
-    timezone: str | None = Field(default=None, max_length=256, description=ZONE)
-    locale: StrictStr = Field(default="en_US", max_length=32, description="Week rules, e.g. 'de_AT'.")
+    timezone: str | None = Field(default=None, max_length=256)
+    locale: StrictStr | None = Field(default=None, max_length=32, description="For its week number, e.g. 'en-US'.")
 
 
 class NextOccurrencesArgs(Arguments):
@@ -75,7 +73,7 @@ class NextOccurrencesArgs(Arguments):
         "DTSTART's TZID, else the user's.",
     )
     count: StrictInt = Field(default=10, ge=1, le=1000)
-    disambiguation: Disambiguation = Field(default="compatible", description=DISAMBIGUATION)
+    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class TimezoneHistoryArgs(Arguments):
@@ -112,94 +110,92 @@ class FindMeetingTimeArgs(Arguments):
 
 
 class AddTimeResult(ReadsZones):
-    start: ZoneMoment
-    amount: str = Field(description="The amount as a normalized ISO 8601 duration.")
-    result: ZoneMoment
-    utc: str = Field(description="The result in UTC.")
-    elapsed_seconds: float = Field(description="Exact time elapsed from start to result (23 h for P1D across DST).")
-    calendar_units_applied: bool = Field(description="True when years/months/weeks/days moved the wall clock.")
-    clamped: dict[str, str] | None = Field(
-        description="When a day did not exist in the target month: {'from': '2026-02-31', 'to': ...}."
-    )
-    dst: DstReport = Field(description="Whether the wall time reached by calendar units was in a DST gap or fold.")
-    start_dst: DstReport
-    explanation: str = Field(description="English sentence describing the calculation.")
+    start: str
+    amount: str
+    result: str
+    day_of_week: str
+    timezone: str
+    clamped: dict[str, str] | None = None
+    dst: DstReport | None = None
+    elapsed_seconds: float | None = None
+    start_dst: DstReport | None = None
+    read_as: ReadAs | None = None
+    explanation: str | None = None
 
 
 class HolidayEntry(Result):
     date: str
     names: list[str]
     day_of_week: str
-    on_weekend: bool = Field(description="The holiday falls on a weekend day (it removes no business day).")
+    on_weekend: bool | None = None
 
 
 class BusinessDaysResult(Result):
-    mode: str = Field(description="'count' (start..end) or 'add' (start + count).")
+    mode: Literal["count", "add"]
     country: str
-    subdivision: str | None
+    subdivision: str | None = None
     start: str
-    end: str | None
-    business_days: int | None = Field(description="Business days counted (mode 'count').")
-    calendar_days: int | None = Field(description="Calendar days walked from start toward end, signed like the count.")
-    count: int | None
-    result: str | None = Field(description="The date reached (mode 'add').")
-    result_day_of_week: str | None
+    end: str | None = None
+    business_days: int | None = None
+    calendar_days: int | None = None
+    count: int | None = None
+    result: str | None = None
+    result_day_of_week: str | None = None
     weekend: list[str]
-    holidays: list[HolidayEntry] = Field(description="Holidays met in the range (at most 1000 listed).")
-    holidays_truncated: bool
+    holidays: list[HolidayEntry]
+    holidays_truncated: bool | None = None
     summary: str
 
 
 class ListHolidaysResult(Result):
     country: str
-    subdivision: str | None
+    subdivision: str | None = None
     year: int
-    language: str | None
+    language: str | None = None
     count: int
     holidays: list[HolidayEntry]
+
+
+class LocaleWeek(Result):
+    locale: str
+    week: int
+    week_year: int
+    first_day_of_week: str
 
 
 class DateInfoResult(ReadsZones):
     date: str
     day_of_week: str
     iso_week_date: str
-    iso_week: int
-    iso_week_year: int
     day_of_year: int
     quarter: int
     days_in_month: int
     leap_year: bool
-    locale_week: dict[str, object] = Field(description="Week number and week-based year under the locale's rules.")
-    calendars: dict[str, object] = Field(description="The date in other calendars (null where not defined).")
+    locale_week: LocaleWeek | None = None
+    calendars: dict[str, str]
+    read_as: ReadAs | None = None
 
 
-class OccurrenceEntry(DstReport):
-    timestamp: str = Field(description="ISO 8601 in 'timezone'.")
-    utc: str
-    wall_time: str = Field(
-        description="The wall time the rule produced in 'rule_timezone' (differs from timestamp in a DST gap)."
-    )
+class OccurrenceEntry(Result):
+    timestamp: str
     day_of_week: str
+    wall_time: str | None = None
+    dst: DstReport | None = None
 
 
 class NextOccurrencesResult(ReadsZones):
-    kind: str = Field(description="'rrule' or 'cron'.")
-    timezone: str = Field(description="The zone the occurrences are shown in.")
-    rule_timezone: str = Field(
-        description="The zone whose wall clock the rule runs on: DTSTART's TZID (UTC for a 'Z' time), else 'timezone'."
-    )
+    kind: Literal["rrule", "cron"]
+    timezone: str
+    rule_timezone: str | None = None
     count: int
     occurrences: list[OccurrenceEntry]
-    exhausted: bool = Field(description="True when the rule has no further occurrences (or none before until).")
-    dst_flagged: int = Field(description="How many occurrences fell in a DST gap or fold.")
+    exhausted: bool | None = None
 
 
 class HistoryTransition(Transition):
-    kind: str = Field(
-        description="'dst_start' or 'dst_end' (the DST flag turns on or off), 'offset_change' or 'abbreviation_change'."
-    )
-    change: str = Field(description="Offset after minus offset before, e.g. '+01:00' or '+24:00'.")
-    local_effect: str = Field(description="English description, e.g. 'clocks skip 2011-12-30T00:00..'.")
+    kind: Literal["dst_start", "dst_end", "offset_change", "abbreviation_change"]
+    change: str
+    local_effect: str
 
 
 class TimezoneHistoryResult(ReadsZones):
@@ -207,7 +203,7 @@ class TimezoneHistoryResult(ReadsZones):
     start: str
     end: str
     count: int
-    truncated: bool
+    truncated: bool | None = None
     transitions: list[HistoryTransition]
     tzdata_version: str
 

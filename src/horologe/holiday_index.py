@@ -1,0 +1,38 @@
+"""Which countries' holidays data name each holiday: the index shipped in the package (built by
+scripts/build_holiday_names.py), read on the first holiday name the caller's country does not have. The core looks the
+name up in it (`horologe.core.holiday_names`) and works out the dates from those countries' data only."""
+
+from __future__ import annotations
+
+import gzip
+from functools import cache
+from importlib.resources import files
+
+from horologe.core.holiday_names import NameIndex
+
+TABLE = "holiday_names.tsv.gz"
+
+
+@cache
+def holiday_index() -> NameIndex:
+    """The packaged index: a name's key -> the countries whose data name a holiday so."""
+    return {frozenset(words.split(" ")): frozenset(codes.split(",")) for words, codes in _rows()}
+
+
+def built_with() -> str:
+    """The version of the `holidays` package the index was built from (its first line says it)."""
+    first = _text().split("\n", 1)[0]
+    return first.removeprefix("# holidays ").split(":", 1)[0]
+
+
+def _rows() -> list[tuple[str, str]]:
+    rows = []
+    for line in _text().splitlines():
+        if line and not line.startswith("#"):
+            words, codes = line.split("\t")
+            rows.append((words, codes))
+    return rows
+
+
+def _text() -> str:
+    return gzip.decompress(files("horologe.data").joinpath(TABLE).read_bytes()).decode("utf-8")
