@@ -257,8 +257,8 @@ def watch_phase() -> None:
     from datetime import UTC, datetime
 
     from horologe.context import RequestContext
-    from horologe.protocol import execution
     from horologe.core.zones import resolve_zone
+    from horologe.protocol import execution
     from horologe.tools.schedule import next_occurrences
     from horologe.tools.schemas.calendar import NextOccurrencesArgs
     from horologe.tools.spec import ToolOptions
