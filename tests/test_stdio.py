@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import tempfile
 
+import anyio
 import mcp_types as types
 import pytest
 
-from horologe.stdio import LineSplitter, decode_message
+from horologe.clock import FixedClock
+from horologe.config import load_settings
+from horologe.protocol.server import build_server
+from horologe.stdio import LineSplitter, Wire, decode_message, serve_streams
 from horologe.wire import INVALID_REQUEST, PARSE_ERROR, PROTOCOL_VERSION_META
+from tests.conftest import FIXED_NOW
 
 
 def error_of(line: bytes) -> dict[str, object]:
@@ -167,3 +173,55 @@ def test_a_method_beside_a_result_is_an_invalid_request_answered_with_its_id() -
     assert isinstance(answer, bytes)
     error = json.loads(answer)
     assert (error["id"], error["error"]["code"]) == (0, -32600) and "not both" in error["error"]["message"]
+
+
+def served(payload: bytes) -> list[bytes]:
+    """The answer lines of horologe's stdio edge (in process) to exactly these input bytes."""
+    server = build_server(load_settings(), FixedClock(FIXED_NOW))
+    with tempfile.TemporaryFile() as requests, tempfile.TemporaryFile() as answers:
+        requests.write(payload)
+        requests.seek(0)
+
+        async def serve() -> None:
+            with anyio.fail_after(30):
+                await serve_streams(server, requests.fileno(), Wire(answers.fileno()), drain_timeout=10)
+
+        anyio.run(serve)
+        answers.seek(0)
+        return answers.read().splitlines()
+
+
+INITIALIZE_2025_11_25 = (
+    b'{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
+)
+
+
+def test_a_ping_before_initialize_is_answered_and_a_legacy_handshake_still_follows() -> None:
+    lines = served(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' + INITIALIZE_2025_11_25)
+    assert lines[0] == b'{"jsonrpc":"2.0","id":1,"result":{}}'
+    handshake = json.loads(lines[1])
+    assert handshake["id"] == 2 and handshake["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_a_ping_before_a_bare_request_leaves_the_connection_to_the_request() -> None:
+    call = b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_current_time","arguments":{}}}\n'
+    lines = served(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' + call)
+    assert lines[0] == b'{"jsonrpc":"2.0","id":1,"result":{}}'
+    assert "result" in json.loads(lines[1]) and json.loads(lines[1])["result"]["isError"] is False
+
+
+INVALID_MEMBERS = b'[{"jsonrpc":"2.0","id":7,"method":5},{"jsonrpc":"2.0","id":8,"method":"ping"}]'
+INVALID_MEMBER_ANSWER = (
+    b'{"jsonrpc": "2.0", "id": 7, "error": {"code": -32600, "message": "Invalid Request: expected a JSON-RPC 2.0 '
+    b'request, notification or response ({\\"jsonrpc\\": \\"2.0\\", \\"id\\": 1, \\"method\\": \\"...\\", '
+    b'\\"params\\": {...}})."}}'
+)
+
+
+def test_an_invalid_batch_member_is_an_invalid_request_with_its_id() -> None:
+    """The same bytes as over HTTP (tests/http/test_fidelity.py): both edges split batches with `wire.batch_members`."""
+    initialize = INITIALIZE_2025_11_25.replace(b"2025-11-25", b"2025-03-26")
+    lines = served(initialize + INVALID_MEMBERS + b"\n")
+    assert lines[1].startswith(b"[" + INVALID_MEMBER_ANSWER + b", ")
+    assert json.loads(lines[1])[1] == {"jsonrpc": "2.0", "id": 8, "result": {}}

@@ -39,8 +39,10 @@ from horologe.wire import (
     BATCH_VERSION,
     DEFAULT_ENVELOPE,
     INVALID_REQUEST,
-    MAX_BATCH,
+    NOT_AN_OBJECT,
+    NOT_JSONRPC,
     PROTOCOL_VERSION_META,
+    batch_members,
     message_problem,
     meta_of,
     normalize_request,
@@ -115,13 +117,19 @@ class Envelopes:
         self.batches = False
         """Whether the connection opened with `initialize` asking for 2025-03-26, the one revision with batches."""
 
+    def early_ping(self, payload: dict[str, Any]) -> bool:
+        """Whether this is a `ping` without an envelope before the connection chose its era: the 2025 texts allow
+        one before `initialize`, and its answer (`{}`) is the same in every era, so the edge answers it and the
+        connection stays undecided (a legacy client's `initialize` that follows is then served)."""
+        return self.bare is None and payload.get("method") == "ping" and "id" in payload and not _enveloped(payload)
+
     def complete(self, payload: dict[str, Any]) -> None:
         """Add the default envelope to a request of a bare connection (in place)."""
         if "id" not in payload or not isinstance(payload.get("method"), str):
             return
         params = payload.get("params")
         meta = meta_of(params)
-        enveloped = meta is not None and PROTOCOL_VERSION_META in meta
+        enveloped = _enveloped(payload)
         if self.bare is None:
             self.bare = payload["method"] != "initialize" and not enveloped
             self.batches = not self.bare and isinstance(params, dict) and params.get("protocolVersion") == BATCH_VERSION
@@ -156,7 +164,7 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
             return error_line(InvalidRequest(reason=reason))
         return decode_batch(payload, envelopes)
     if not isinstance(payload, dict):
-        return error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
+        return error_line(InvalidRequest(reason=msg(NOT_AN_OBJECT)))
     request_id = readable_id(payload)
     problem = message_problem(payload, text)
     if problem is not None:
@@ -168,17 +176,15 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     if requested is not None:
         return error_line(unsupported_version_error(requested), request_id)
     if envelopes is not None:
+        if envelopes.early_ping(payload) and request_id is not None:
+            return (
+                json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {}}, separators=(",", ":")).encode() + b"\n"
+            )
         envelopes.complete(payload)
     try:
         return types.jsonrpc_message_adapter.validate_python(payload, by_name=False)
     except ValidationError:
-        reason = msg(
-            N_(
-                "expected a JSON-RPC 2.0 request, notification or response "
-                '({{"jsonrpc": "2.0", "id": 1, "method": "...", "params": {{...}}}}).'
-            )
-        )
-        return _failed_response(payload, request_id) or error_line(InvalidRequest(reason=reason), request_id)
+        return _failed_response(payload, request_id) or error_line(InvalidRequest(reason=msg(NOT_JSONRPC)), request_id)
 
 
 def _failed_response(payload: dict[str, Any], request_id: Any) -> types.JSONRPCError | None:
@@ -191,6 +197,11 @@ def _failed_response(payload: dict[str, Any], request_id: Any) -> types.JSONRPCE
     return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 
+def _enveloped(payload: dict[str, Any]) -> bool:
+    meta = meta_of(payload.get("params"))
+    return meta is not None and PROTOCOL_VERSION_META in meta
+
+
 @dataclass(frozen=True, slots=True)
 class Batch:
     """The messages of a 2025-03-26 JSON-RPC batch line, and the error answers of its members that were not."""
@@ -200,20 +211,19 @@ class Batch:
 
 
 def decode_batch(payload: list[Any], envelopes: Envelopes) -> Batch | bytes:
-    """Each member of a batch decoded as a line of its own; an empty or oversized batch is one error line."""
-    if not payload or len(payload) > MAX_BATCH:
-        return error_line(InvalidRequest(reason=msg(N_("a batch holds 1 to {limit} messages."), limit=MAX_BATCH)))
+    """Each member of a batch judged by `wire.batch_members` and decoded as a line of its own; an empty or
+    oversized batch is one error line."""
+    members = batch_members(payload)
+    if not isinstance(members, list):
+        return error_line(InvalidRequest(reason=members))
     batch = Batch([], [])
-    for member in payload:
-        if isinstance(member, dict) and member.get("method") == "initialize":
-            reason = msg(N_("a batch may not carry 'initialize'."))
-            batch.errors.append(error_line(InvalidRequest(reason=reason), readable_id(member)))
-            continue
-        decoded = decode_message(json.dumps(member).encode(), envelopes) if isinstance(member, dict) else None
-        if isinstance(decoded, bytes | None):
-            batch.errors.append(
-                decoded or error_line(InvalidRequest(reason=msg(N_("a message must be a JSON object."))))
-            )
+    for member in members:
+        decoded = decode_message(json.dumps(member.message).encode(), envelopes) if member.message is not None else None
+        if member.problem is not None or decoded is None:
+            reason = member.problem or msg(NOT_AN_OBJECT)
+            batch.errors.append(error_line(InvalidRequest(reason=reason), member.request_id))
+        elif isinstance(decoded, bytes):
+            batch.errors.append(decoded)
         elif not isinstance(decoded, Batch):  # a member is an object, never a batch itself
             batch.messages.append(decoded)
     return batch

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -34,6 +35,7 @@ from mcp_types import (
     PROTOCOL_VERSION_META_KEY,
     SERVER_INFO_META_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
+    jsonrpc_message_adapter,
 )
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 
@@ -60,6 +62,8 @@ __all__ = [
     "INVALID_TIMEZONE",
     "MAX_BATCH",
     "METHOD_NOT_FOUND",
+    "NOT_AN_OBJECT",
+    "NOT_JSONRPC",
     "PARSE_ERROR",
     "PROTOCOL_VERSION_META",
     "RATE_LIMITED",
@@ -74,6 +78,8 @@ __all__ = [
     "UNAUTHORIZED",
     "UNAVAILABLE",
     "UNSUPPORTED_PROTOCOL_VERSION",
+    "BatchMember",
+    "batch_members",
     "envelope_version",
     "error_response",
     "message_problem",
@@ -81,6 +87,7 @@ __all__ = [
     "needs_normalizing",
     "normalize_request",
     "readable_id",
+    "shape_problem",
     "unsupported_version",
 ]
 
@@ -285,3 +292,53 @@ def _lone_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+# --- JSON-RPC batches (2025-03-26) ----------------------------------------------------------------------------
+
+NOT_AN_OBJECT: Final = N_("a message must be a JSON object.")
+NOT_JSONRPC: Final = N_(
+    "expected a JSON-RPC 2.0 request, notification or response "
+    '({{"jsonrpc": "2.0", "id": 1, "method": "...", "params": {{...}}}}).'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchMember:
+    """One member of a batch: the message to serve, or why it is refused (answered with `request_id`)."""
+
+    message: dict[str, Any] | None
+    problem: Message | None = None
+    request_id: str | int | None = None
+
+
+def batch_members(payload: list[Any]) -> list[BatchMember] | Message:
+    """The members of a 2025-03-26 batch, each to serve or refused with its reason; or why the whole batch is refused.
+
+    Both edges (stdio and HTTP) split batches here, so a member is judged alike on both: not an object, an
+    `initialize` (a batch may not carry it), a message no answer could carry, or not a JSON-RPC message at all
+    is an Invalid Request answered with the member's id when it can be read.
+    """
+    if not payload or len(payload) > MAX_BATCH:
+        return msg(N_("a batch holds 1 to {limit} messages."), limit=MAX_BATCH)
+    members = []
+    for member in payload:
+        if not isinstance(member, dict):
+            members.append(BatchMember(None, msg(NOT_AN_OBJECT)))
+            continue
+        request_id = readable_id(member)
+        if member.get("method") == "initialize":
+            problem: Message | None = msg(N_("a batch may not carry 'initialize'."))
+        else:
+            problem = message_problem(member, json.dumps(member)) or shape_problem(member)
+        members.append(BatchMember(None if problem else member, problem, request_id))
+    return members
+
+
+def shape_problem(message: Mapping[str, Any]) -> Message | None:
+    """Why a JSON object is not a JSON-RPC 2.0 message (request, notification or response), or None."""
+    try:
+        jsonrpc_message_adapter.validate_python(message, by_name=False)
+    except ValueError:  # pydantic's ValidationError
+        return msg(NOT_JSONRPC)
+    return None

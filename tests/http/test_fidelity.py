@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.http.conftest import BASE_HEADERS, RawPost
+from tests.test_stdio import INVALID_MEMBER_ANSWER, INVALID_MEMBERS
 
 pytestmark = pytest.mark.anyio
 MODERN = "2026-07-28"
@@ -181,3 +182,12 @@ async def test_a_batch_in_a_2025_03_26_session_is_answered_as_a_batch(raw_post_s
     assert answer.status == 200 and answer.header(b"content-type") == [b"application/json"]
     replies = {reply["id"]: reply for reply in json.loads(answer.body)}  # the SSE answers, gathered
     assert set(replies) == {1, "b"} and replies[1]["result"]["structuredContent"]["timezone"] == "UTC"
+
+
+async def test_an_invalid_batch_member_is_the_invalid_request_stdio_gives_with_its_id(raw_post: RawPost) -> None:
+    """Both edges judge batch members with `wire.batch_members`: the same code, message and id, byte for byte
+    (tests/test_stdio.py holds the stdio side to the same bytes)."""
+    answer = await raw_post([*BASE_HEADERS, (b"mcp-protocol-version", b"2025-03-26")], INVALID_MEMBERS)
+    replies = json.loads(answer.body)
+    assert json.dumps(replies[0]).encode() == INVALID_MEMBER_ANSWER
+    assert replies[1] == {"jsonrpc": "2.0", "id": 8, "result": {}}

@@ -60,7 +60,7 @@ async def test_example_3_logins_in_the_last_week_in_los_angeles(client: Client) 
     assert body["start"] == "2025-11-02T00:00:00-07:00"
     assert body["end"] == "2025-11-09T00:00:00-08:00"
     assert datetime.fromisoformat(body["end"]) - datetime.fromisoformat(body["start"]) == timedelta(hours=169)
-    assert body["week_start"] == "sunday"
+    assert body["week_start"] == "Sunday"
     assert report == {"applied": EXAMPLE_3}
 
 
@@ -212,3 +212,22 @@ async def test_a_city_in_its_country_gives_the_users_zone(client: Client) -> Non
     context = {"userLocation": {"city": "München", "country": "DE"}}
     result, _ = await call(client, "get_current_time", {}, context)
     assert result["structuredContent"]["timezone"] == "Europe/Berlin"
+
+
+@pytest.mark.anyio
+async def test_the_client_locale_formats_every_human_answer_alike(client: Client) -> None:
+    """With client locale de-AT and no language asked for, format_time and convert_timezone both answer in German."""
+    context = {"locale": "de-AT"}
+    instant = "2026-11-22T14:30:00Z"
+    formatted, _ = await call(
+        client, "format_time", {"timestamp": instant, "timezone": "Europe/Vienna", "format": "human"}, context
+    )
+    converted, _ = await call(
+        client,
+        "convert_timezone",
+        {"timestamp": instant, "from_timezone": "UTC", "to_timezone": "Europe/Vienna", "format": "human"},
+        context,
+    )
+    german = formatted["structuredContent"]["formatted"]
+    assert "November" in german and "Sonntag" in german
+    assert converted["structuredContent"]["converted"]["formatted"] == german

@@ -119,7 +119,7 @@ async def test_business_days_accepts_a_sunday_only_weekend_and_extra_holidays(cl
     }
     body = await structured(client, "business_days", arguments)
     assert body["business_days"] == 5
-    assert body["weekend"] == ["sunday"]  # results name days in full, as arguments do
+    assert body["weekend"] == ["Sunday"]  # results name days in full, as every result spells them
 
 
 @pytest.mark.parametrize(

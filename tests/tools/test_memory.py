@@ -20,7 +20,7 @@ from horologe.client.context import ContextSettings
 from horologe.client.store import ClientState, ServerStateDB
 from horologe.client.transport import Envelope, EnvelopeTransport
 from horologe.config import Settings
-from horologe.i18n.cldr import WEEKDAY_NAMES
+from horologe.core.weekdays import DAY_NAMES
 from horologe.protocol.server import build_server
 from horologe.state import SigningKeys, StateCodec
 from horologe.wire import STATE_KEYS
@@ -138,7 +138,7 @@ async def test_a_stored_week_start_is_applied_by_the_tools(client: Client) -> No
     week = await structured(
         client, "resolve_time_expression", {"expression": "this week", "locale": "de-AT", "timezone": "UTC"}
     )
-    assert week["week_start"] == "sunday" and week["day_of_week"] == "Sunday"  # not de-AT's Monday
+    assert week["week_start"] == "Sunday" and week["day_of_week"] == "Sunday"  # not de-AT's Monday
 
 
 async def test_a_stored_format_is_applied_where_the_format_toolset_is_offered(client: Client) -> None:
@@ -171,7 +171,7 @@ async def test_stored_working_hours_are_the_callers_in_find_meeting_time(client:
         "me": ("06:00", "12:00", "preference"),  # the first participant in the caller's home zone
         "ana": ("09:00", "17:00", "default"),
     }
-    assert after["working_hours"][0]["days"] == ["monday", "tuesday", "wednesday", "thursday", "friday"]
+    assert after["working_hours"][0]["days"] == list(DAY_NAMES[:5])
 
 
 async def test_the_marked_caller_gets_the_stored_hours_and_explicit_hours_win(client: Client) -> None:
@@ -242,7 +242,7 @@ async def test_a_seven_day_week_is_a_valid_working_week_for_preferences_and_meet
     sunday = {"duration": 60, "start_date": "2026-11-22", "end_date": "2026-11-22"}
     people = [{"timezone": "UTC", "working_hours": every_day}]
     body = await structured(client, "find_meeting_time", {**sunday, "participants": people})
-    assert body["found"] is True and body["working_hours"][0]["days"] == list(WEEKDAY_NAMES)
+    assert body["found"] is True and body["working_hours"][0]["days"] == list(DAY_NAMES)
 
 
 async def test_timers_measure_from_their_signed_start_by_the_servers_clock(

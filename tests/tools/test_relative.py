@@ -59,7 +59,7 @@ async def test_a_dst_gap_instant_reports_what_was_chosen(client: Client) -> None
     assert body["dst"]["dst_gap"] is True and body["dst"]["disambiguation"] == "compatible"
 
 
-@pytest.mark.parametrize(("locale", "week_start"), [("de-AT", "monday"), ("en-US", "sunday"), ("ja-JP", "sunday")])
+@pytest.mark.parametrize(("locale", "week_start"), [("de-AT", "Monday"), ("en-US", "Sunday"), ("ja-JP", "Sunday")])
 async def test_the_week_start_follows_the_locale_argument(client: Client, locale: str, week_start: str) -> None:
     body = (await resolve(client, expression="this week", locale=locale))["structuredContent"]
     assert body["week_start"] == week_start

@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
+from horologe.core.weekdays import DAY_NAMES
 
-DAY_NAMES: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTH_NAMES: Final = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",

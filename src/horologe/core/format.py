@@ -20,6 +20,7 @@ from typing import Final, Literal, get_args
 
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_, Message, msg
+from horologe.core.weekdays import DAY_NAMES
 
 OutputFormat = Literal["iso8601", "rfc3339", "rfc2822", "http", "unix", "unix_ms", "human", "custom"]
 OUTPUT_FORMATS: tuple[str, ...] = get_args(OutputFormat)
@@ -28,7 +29,6 @@ MAX_PATTERN_LENGTH: Final = 200
 MAX_OUTPUT_LENGTH: Final = 2000
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
-_DAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _MONTHS: Final = (
     "January",
     "February",
@@ -151,7 +151,7 @@ def _http(instant: datetime) -> str:
 
 
 def _mail_stamp(instant: datetime) -> str:
-    day_name, month_name = _DAYS[instant.weekday()][:3], _MONTHS[instant.month - 1][:3]
+    day_name, month_name = DAY_NAMES[instant.weekday()][:3], _MONTHS[instant.month - 1][:3]
     return f"{day_name}, {instant.day:02d} {month_name} {instant.year:04d} {instant:%H:%M:%S}"
 
 
@@ -165,7 +165,7 @@ def _unix_ms(instant: datetime) -> int:
 
 def _human(instant: datetime, zone_label: str | None) -> str:
     label = zone_label or _abbreviation(instant)
-    day_name, month_name = _DAYS[instant.weekday()], _MONTHS[instant.month - 1]
+    day_name, month_name = DAY_NAMES[instant.weekday()], _MONTHS[instant.month - 1]
     clock = f"{instant.hour % 12 or 12}:{instant.minute:02d} {_meridiem(instant)}"
     return f"{day_name}, {month_name} {instant.day}, {instant.year} at {clock} {label}"
 
@@ -185,13 +185,13 @@ _WRITERS: Final[dict[str, Callable[[datetime], str | int]]] = {
 
 def _english_c(instant: datetime) -> str:
     """The C locale's %c: 'Sun Aug 17 06:30:00 2025'."""
-    day_name, month_name = _DAYS[instant.weekday()][:3], _MONTHS[instant.month - 1][:3]
+    day_name, month_name = DAY_NAMES[instant.weekday()][:3], _MONTHS[instant.month - 1][:3]
     return f"{day_name} {month_name} {instant.day:>2} {instant:%H:%M:%S} {instant.year:04d}"
 
 
 _ENGLISH_DIRECTIVES: Final[dict[str, Callable[[datetime], str]]] = {
-    "a": lambda d: _DAYS[d.weekday()][:3],
-    "A": lambda d: _DAYS[d.weekday()],
+    "a": lambda d: DAY_NAMES[d.weekday()][:3],
+    "A": lambda d: DAY_NAMES[d.weekday()],
     "b": lambda d: _MONTHS[d.month - 1][:3],
     "B": lambda d: _MONTHS[d.month - 1],
     "p": lambda d: _meridiem(d),

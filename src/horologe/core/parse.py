@@ -32,6 +32,7 @@ from typing import Final, Literal, get_args
 from horologe.core.errors import InvalidArgument, InvalidTimestamp
 from horologe.core.localtime import Disambiguation, LocalResolution, check_disambiguation, resolve_local
 from horologe.core.messages import N_, Message, msg
+from horologe.core.weekdays import weekday_number
 
 TimestampUnit = Literal["auto", "s", "ms", "us"]
 SourceFormat = Literal[
@@ -105,7 +106,6 @@ _MONTH_NAMES: Final = (
     "december",
 )
 _DATE_REST: Final = ("day", "hour", "minute", "second")
-_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # RFC 5322 section 4.3 obsolete zone names (plus UTC, which real mail uses); other military letters are refused.
 _ZONE_NAMES: Final = {
     "UT": 0,
@@ -400,7 +400,7 @@ def _build_mail_date(
 
 
 def _check_weekday(name: str | None, original: str) -> None:
-    if name is not None and name.lower() not in _WEEKDAYS and name.lower() not in {d[:3] for d in _WEEKDAYS}:
+    if name is not None and weekday_number(name) is None:
         raise _invalid(original, msg(N_("{name} is not a day of the week"), name=repr(name)))
 
 

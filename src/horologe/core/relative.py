@@ -70,6 +70,7 @@ from horologe.core.relative_grammar import (
     parse_expression,
 )
 from horologe.core.relative_lang import EXAMPLES, FORM_EXAMPLES, LANGUAGES, Unit
+from horologe.core.weekdays import DAY_NAMES
 
 LANGUAGE_CODES: tuple[str, ...] = tuple(LANGUAGES)
 _EXACT_UNITS = {"second": 1, "minute": 60, "hour": 3600}
@@ -403,8 +404,8 @@ class _Resolver:
             if week_first <= day < week_after:
                 other_note = _next_week(other)
             else:
-                other_note = f"the {_WEEKDAYS[ref.weekday]} after the coming one"
-            return _Reading(day, f"the first {_WEEKDAYS[ref.weekday]} after today", other, other_note)
+                other_note = f"the {DAY_NAMES[ref.weekday]} after the coming one"
+            return _Reading(day, f"the first {DAY_NAMES[ref.weekday]} after today", other, other_note)
         if ref.kind in ("nth", "month_day", "month_date"):
             return self._in_month(ref)
         if ref.kind == "holiday":
@@ -441,8 +442,8 @@ class _Resolver:
                 N_("{month} has no {ordinal} {weekday}: name one that exists, such as the last {weekday}."),
                 month=f"{year:04d}-{month:02d}",
                 ordinal=_ORDINAL_WORDS.get(ref.ordinal, str(ref.ordinal)),
-                weekday=_WEEKDAYS[ref.weekday],
-                suggestions=[f"the last {_WEEKDAYS[ref.weekday]} of {date(year, month, 1):%B %Y}"],
+                weekday=DAY_NAMES[ref.weekday],
+                suggestions=[f"the last {DAY_NAMES[ref.weekday]} of {date(year, month, 1):%B %Y}"],
             )
         raise InvalidArgument(
             N_("{month} has {days} days, so it has no day {day}."),
@@ -454,7 +455,7 @@ class _Resolver:
 
     def _describe_month_day(self, ref: DayRef) -> str | None:
         if ref.kind == "nth":
-            return f"the {_ORDINAL_WORDS.get(ref.ordinal, ref.ordinal)} {_WEEKDAYS[ref.weekday]} of its month"
+            return f"the {_ORDINAL_WORDS.get(ref.ordinal, ref.ordinal)} {DAY_NAMES[ref.weekday]} of its month"
         if ref.kind == "month_day" and ref.ordinal == -1:
             return "the last day of its month"
         return None
@@ -634,14 +635,14 @@ def _every_text(spec: Every, weekend: tuple[int, int]) -> str:
     if spec.workdays:
         days = [day for day in range(7) if not _in_weekend(day, weekend)]
         what = (
-            f"every {_WEEKDAYS[days[0]]} to {_WEEKDAYS[days[-1]]}"
+            f"every {DAY_NAMES[days[0]]} to {DAY_NAMES[days[-1]]}"
             if days[-1] - days[0] == len(days) - 1
-            else ("every " + ", ".join(_WEEKDAYS[day] for day in days))
+            else ("every " + ", ".join(DAY_NAMES[day] for day in days))
         )
     elif spec.ordinal:
-        what = f"the {_ORDINAL_WORDS.get(spec.ordinal, spec.ordinal)} {_WEEKDAYS[spec.weekdays[0]]} of every month"
+        what = f"the {_ORDINAL_WORDS.get(spec.ordinal, spec.ordinal)} {DAY_NAMES[spec.weekdays[0]]} of every month"
     elif spec.frequency == "WEEKLY":
-        names = " and ".join(_WEEKDAYS[day] for day in spec.weekdays) or "week"
+        names = " and ".join(DAY_NAMES[day] for day in spec.weekdays) or "week"
         what = f"every {names}" if spec.interval == 1 else f"every {spec.interval} weeks on {names}"
     elif spec.frequency == "MONTHLY":
         day = "the last day" if spec.monthday == -1 else f"day {spec.monthday}" if spec.monthday else "the same day"
@@ -661,11 +662,8 @@ def _reading_text(reading: HolidayReading, country: str | None = None) -> str:
     return reading.name + (f": {place}" if place else "")
 
 
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
 def _next_week(day: date) -> str:
-    return f"{_WEEKDAYS[day.weekday()]} of next week"
+    return f"{DAY_NAMES[day.weekday()]} of next week"
 
 
 def _weekend_text(first: date, length: int) -> str:

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from horologe.core.weekdays import ARGUMENT_NAMES
+
 _DAY: Final = 86_400
 _MONTHS: Final = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                   "october", "november", "december")  # fmt: skip
-_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MAX_YEAR: Final = 1 << 31  # "max" in a TO field
 _TAIL_CACHE: Final = 4096
 
@@ -454,12 +455,12 @@ def _moment(month_text: str, day_text: str, time_text: str) -> _Moment:
         time_text = time_text[:-1]
     time = _seconds(time_text)
     if day_text.lower().startswith("last"):
-        return _Moment(month, _month_length(2000, month), _word(day_text[4:], _WEEKDAYS), False, time, universal,
+        return _Moment(month, _month_length(2000, month), _word(day_text[4:], ARGUMENT_NAMES), False, time, universal,
                        standard)  # fmt: skip
     for operator, after in ((">=", True), ("<=", False)):
         if operator in day_text:
             name, _, bound = day_text.partition(operator)
-            return _Moment(month, int(bound), _word(name, _WEEKDAYS), after, time, universal, standard)
+            return _Moment(month, int(bound), _word(name, ARGUMENT_NAMES), after, time, universal, standard)
     return _Moment(month, int(day_text), None, True, time, universal, standard)
 
 

@@ -11,15 +11,17 @@ order, and tests/http/test_app.py holds it to this list):
    (one timeout, one tool budget, one answer size for the whole batch).
 6. `era.EraGuard`: the body decides the era; the `MCP-Protocol-Version` header must agree (-32020, -32022).
 7. `language.LanguageHeaders`: `Accept-Language` agreement; `Content-Language`, `Vary`, `Cache-Control`.
-8. `timeout.Timeout`: 504 for a request that does not answer in time.
-9. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on;
+8. With auth on: `ratelimit.AuthFailureLimit` and `auth.bearer.BearerAuth`; then `ratelimit.RateLimit` when on;
    then, with `--stateful`, `sessions.SessionLimit` (new sessions per client, the answer when all are taken).
 
-Layers 5 to 7 and 9 read the facts the body guard left, so they sit behind it.
+Layers 5 to 8 read the facts the body guard left, so they sit behind it. Then the route: the exchanges (POST and
+DELETE /mcp, the REST routes) pass `timeout.Timeout` (504 for a request that does not answer in time); GET /mcp,
+a stream held open on purpose, and the probes do not.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -40,6 +42,7 @@ from horologe.core import tzdb
 from horologe.http.access_log import AccessLog
 from horologe.http.batch import Batches
 from horologe.http.body import BodyGuard
+from horologe.http.connection import CLOSING_STATE_KEY
 from horologe.http.era import EraGuard
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
 from horologe.http.language import LanguageHeaders
@@ -85,14 +88,14 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         )
         for json_response in ((False,) if http.stateful else (True, False))
     ]
-    endpoint = MCPEndpoint(managers[0], managers[-1])
+    endpoint = MCPEndpoint(managers[0], managers[-1], http.stateful)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         async with contextlib.AsyncExitStack() as stack:
             for manager in managers:
                 await stack.enter_async_context(manager.run())
-            yield
+            yield {CLOSING_STATE_KEY: asyncio.Event()}  # every request's state shares it; see http/streams.py
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
@@ -112,9 +115,13 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_document(tools))
 
+    # The request timeout bounds exchanges, so it wraps their routes only: GET /mcp is a stream held open on
+    # purpose (http/streams.py), and the probes answer at once.
+    timed = [Middleware(Timeout, seconds=http.request_timeout_seconds)]
     routes = [
-        Route("/mcp", endpoint, methods=["GET", "POST", "DELETE"]),
-        *rest_routes(server, tools),
+        Route("/mcp", endpoint, methods=["POST", "DELETE"], middleware=timed),
+        Route("/mcp", endpoint, methods=["GET"]),
+        *rest_routes(server, tools, timed),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/metrics", metrics_endpoint, methods=["GET"]),
@@ -156,7 +163,6 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         Middleware(Batches, seconds=http.request_timeout_seconds, budget_seconds=settings.execution.budget_seconds),
         Middleware(EraGuard),
         Middleware(LanguageHeaders),
-        Middleware(Timeout, seconds=http.request_timeout_seconds),
         *protection,
     ]
     return Starlette(

@@ -32,7 +32,7 @@ from horologe.http.asgi import header, refuse, replay, respond
 from horologe.http.request import FACTS_KEY, facts_of, read_facts
 from horologe.protocol.errors import BatchAnswerTooLarge, InvalidRequest, RequestError, RequestTimedOut, edge_answer
 from horologe.protocol.execution import BATCH_DEADLINE_KEY
-from horologe.wire import BATCH_VERSION, MAX_BATCH, normalize_request
+from horologe.wire import BATCH_VERSION, NOT_AN_OBJECT, batch_members, normalize_request
 
 MCP_PATH = "/mcp"
 MAX_ANSWER_BYTES: Final = 1024 * 1024
@@ -59,9 +59,9 @@ class Batches:
             reason = msg(N_("JSON-RPC batches belong to the 2025-03-26 revision only; send one message at a time."))
             await refuse(send, InvalidRequest(reason=reason))
             return
-        if not messages or len(messages) > MAX_BATCH:
-            reason = msg(N_("a batch holds 1 to {limit} messages."), limit=MAX_BATCH)
-            await refuse(send, InvalidRequest(reason=reason))
+        members = batch_members(messages)
+        if not isinstance(members, list):
+            await refuse(send, InvalidRequest(reason=members))
             return
         await receive()  # the buffered batch itself: each message is handed on as its own body
         answers: list[Any] = []
@@ -70,12 +70,12 @@ class Batches:
         ends, budget_ends = started + self.seconds, started + self.budget_seconds
         size = 2
         stopped: RequestError | None = None  # why the messages left are not run
-        for message in messages:
-            if not isinstance(message, dict) or message.get("method") == "initialize":
-                why = N_("a batch may not carry 'initialize'.") if isinstance(message, dict) else None
-                reason = msg(why or N_("a message must be a JSON object."))
-                answers.append(_error(InvalidRequest(reason=reason), message))
+        for member in members:
+            if member.message is None:
+                refusal = InvalidRequest(reason=member.problem or msg(NOT_AN_OBJECT))
+                answers.append(json.loads(edge_answer(refusal, member.request_id)[1]))
                 continue
+            message = member.message
             if stopped is None and time.monotonic() >= ends:
                 stopped = RequestTimedOut()
             if stopped is not None:

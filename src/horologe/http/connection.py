@@ -58,6 +58,10 @@ class DeadlineConfig(Config):
         self.max_header_bytes = max_header_bytes
 
 
+CLOSING_STATE_KEY = "horologe.closing"
+"""The app's lifespan state holds an `asyncio.Event` here; `DrainingServer` sets it when shutdown begins, so
+long-lived streams end with a complete answer instead of waiting out the grace period."""
+
 _ANSWERS: dict[tuple[str, float], bytes] = {}
 REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
 
@@ -266,6 +270,7 @@ class DrainingServer(Server):
     event loop busy, that is every request that arrived meanwhile. This shutdown first accepts what is queued,
     stops listening, and lets each connection that has begun a request read its head (a client that opened a
     connection and sent nothing gets a second); then uvicorn's shutdown answers them all within the grace period.
+    Long-lived streams are told first (`CLOSING_STATE_KEY`), so they end cleanly rather than at the grace period.
     """
 
     QUIET_SECONDS = 1.0
@@ -280,6 +285,9 @@ class DrainingServer(Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         """Accept what is queued, stop listening, read the heads of begun requests, then shut down as uvicorn does."""
         loop = asyncio.get_running_loop()
+        closing = self.lifespan.state.get(CLOSING_STATE_KEY)
+        if isinstance(closing, asyncio.Event):
+            closing.set()
         queued = [accepted for server in self.servers for accepted in _accept_queued(server)]
         for server in self.servers:
             server.close()

@@ -12,13 +12,14 @@ as a JSON-RPC error with the status of the error table (`horologe.protocol.error
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -110,8 +111,9 @@ def request_meta(request: Request, payload: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...]) -> list[Route]:
-    """POST /mcp/tools/call, /mcp/resources/read, /mcp/prompts/get and GET /mcp/capabilities (listing `tools`)."""
+def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...], middleware: Sequence[Middleware] = ()) -> list[Route]:
+    """POST /mcp/tools/call, /mcp/resources/read, /mcp/prompts/get and GET /mcp/capabilities (listing `tools`),
+    each behind `middleware`."""
 
     def endpoint(method: str) -> Callable[[Request], Awaitable[Response]]:
         shape = SHAPES[method]
@@ -158,17 +160,23 @@ def rest_routes(server: Server[Any], tools: tuple[ToolSpec, ...]) -> list[Route]
         )
 
     return [
-        Route("/mcp/tools/call", endpoint("tools/call"), methods=["POST"]),
-        Route("/mcp/resources/read", endpoint("resources/read"), methods=["POST"]),
-        Route("/mcp/prompts/get", endpoint("prompts/get"), methods=["POST"]),
-        Route("/mcp/capabilities", capabilities, methods=["GET"]),
+        Route("/mcp/tools/call", endpoint("tools/call"), methods=["POST"], middleware=middleware),
+        Route("/mcp/resources/read", endpoint("resources/read"), methods=["POST"], middleware=middleware),
+        Route("/mcp/prompts/get", endpoint("prompts/get"), methods=["POST"], middleware=middleware),
+        Route("/mcp/capabilities", capabilities, methods=["GET"], middleware=middleware),
     ]
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
     """405 for a verb a route does not serve (Starlette's routing raises it): a JSON-RPC error and `Allow`."""
     given = (exc.headers or {}).get("Allow", "") if isinstance(exc, HTTPException) else ""
-    allowed = ", ".join(sorted(method.strip() for method in given.split(",") if method.strip()))  # Starlette: a set
+    methods = {method.strip() for method in given.split(",") if method.strip()}
+    matched = request.scope.get("route")
+    if isinstance(matched, Route):  # one path may have a route per method group (GET /mcp, POST /mcp): all count
+        methods |= {
+            m for r in request.app.routes if isinstance(r, Route) and r.path == matched.path for m in r.methods or ()
+        }
+    allowed = ", ".join(sorted(methods))
     error = MethodNotAllowed(method=request.method, path=request.url.path, allowed=allowed or "another method")
     response = _refused(error)
     if allowed:

@@ -16,7 +16,6 @@ from horologe.i18n import SOURCE_LANGUAGE
 if TYPE_CHECKING:
     from babel import Locale
 
-WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _OFFSET_NAME = re.compile("(?:GMT|UTC)?[+\u2212-]\\d")
 _SUBTAG = re.compile("[a-z]{2,8}")
 

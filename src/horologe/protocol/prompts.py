@@ -8,7 +8,8 @@ from typing import Any
 from horologe.context import RequestContext
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
-from horologe.tools.present import DAY_NAMES, iso, zone_of
+from horologe.core.weekdays import DAY_NAMES
+from horologe.tools.present import iso, zone_of
 
 PROMPT_NAME = "time_query_assistant"
 MAX_ARGUMENT_LENGTH = 4000

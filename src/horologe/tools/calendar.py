@@ -26,10 +26,11 @@ from horologe.core.dateinfo import date_facts, locale_week_rules, other_calendar
 from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
-from horologe.i18n.cldr import WEEKDAY_NAMES, hours_phrase
+from horologe.core.weekdays import DAY_NAMES
+from horologe.i18n.cldr import hours_phrase
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
-from horologe.tools.present import DAY_NAMES, dst_report, iso, without_nulls, zone_from, zone_of
+from horologe.tools.present import dst_report, iso, without_nulls, zone_from, zone_of
 from horologe.tools.reading import date_of, instant_of, source_zone
 from horologe.tools.schemas import calendar as s
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -153,7 +154,7 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
         country=calendar.country,
         subdivision=calendar.subdivision,
         start=start.isoformat(),
-        weekend=[WEEKDAY_NAMES[day] for day in sorted(calendar.weekend)],
+        weekend=[DAY_NAMES[day] for day in sorted(calendar.weekend)],
     )
     if args.end_date is not None:
         end = date_of(args.end_date, "end_date", ctx)

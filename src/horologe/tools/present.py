@@ -16,14 +16,12 @@ from horologe.core.errors import InvalidArgument, TimeError
 from horologe.core.format import OutputFormat, format_instant, validate_custom_format
 from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
+from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import human_amount, human_datetime, human_duration
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
 from horologe.tools.spec import ToolOptions
-
-DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
 
 LOCAL: Final = "local"
 NOW: Final = "now"

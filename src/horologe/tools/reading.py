@@ -34,9 +34,10 @@ from horologe.core.messages import N_
 from horologe.core.parse import parse_date, parse_timestamp
 from horologe.core.relative import LANGUAGE_CODES, Resolution, UnknownExpression, resolve_expression
 from horologe.core.relative_grammar import compile_tables
+from horologe.core.weekdays import ARGUMENT_NAMES
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.holiday_index import holiday_index
-from horologe.i18n.cldr import WEEKDAY_NAMES, first_week_day, weekend_days
+from horologe.i18n.cldr import first_week_day, weekend_days
 from horologe.places import gazetteer
 from horologe.tools.present import NOW, iso
 
@@ -128,9 +129,9 @@ def week_start(explicit: str | None, ctx: RequestContext, locale: str | None) ->
     """The first day of the week and where it came from: argument > stored preference > the locale's > Monday."""
     stored = ctx.preferences.get("week_start")
     if explicit is not None:
-        return WEEKDAY_NAMES.index(explicit), "argument"
-    if isinstance(stored, str) and stored in WEEKDAY_NAMES:
-        return WEEKDAY_NAMES.index(stored), "preference"
+        return ARGUMENT_NAMES.index(explicit), "argument"
+    if isinstance(stored, str) and stored in ARGUMENT_NAMES:
+        return ARGUMENT_NAMES.index(stored), "preference"
     from_locale = first_week_day(locale)
     if from_locale is not None:
         return from_locale, "locale"

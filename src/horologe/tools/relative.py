@@ -17,9 +17,10 @@ from horologe.core.client_context import read_client_context
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
 from horologe.core.relative import Resolution
+from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import ResolvedZone
-from horologe.i18n.cldr import WEEKDAY_NAMES, locale_known
-from horologe.tools.present import DAY_NAMES, dst_report, iso, without_nulls, zone_from
+from horologe.i18n.cldr import locale_known
+from horologe.tools.present import dst_report, iso, without_nulls, zone_from
 from horologe.tools.reading import instant_of, resolve_phrase, week_start
 from horologe.tools.schemas.relative import ResolveTimeExpressionArgs, ResolveTimeExpressionResult
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -83,9 +84,7 @@ def _result(resolution: Resolution, zone: ResolvedZone, first_day: int) -> dict[
     alternative = resolution.alternative
     return body | without_nulls(
         timezone=zone.key,
-        week_start=WEEKDAY_NAMES[first_day]
-        if resolution.granularity == "week" and resolution.kind == "period"
-        else None,
+        week_start=DAY_NAMES[first_day] if resolution.granularity == "week" and resolution.kind == "period" else None,
         dst=dst_report(resolution.local_time),
         alternative=(
             {"interpretation": alternative.interpretation, **_span(alternative.start, alternative.end, zone)}

@@ -16,13 +16,13 @@ from horologe.core.localtime import LocalResolution, resolve_local
 from horologe.core.meeting import Participant, find_slots, rank
 from horologe.core.messages import N_
 from horologe.core.recurrence import expand, parse_rule
+from horologe.core.weekdays import ARGUMENT_NAMES, DAY_NAMES
 from horologe.core.zones import ResolvedZone, resolve_zone
-from horologe.i18n.cldr import WEEKDAY_NAMES
 from horologe.i18n.language import Language
-from horologe.tools.present import DAY_NAMES, dst_report, iso, without_nulls, zone_of
+from horologe.tools.present import dst_report, iso, without_nulls, zone_of
 from horologe.tools.present import transition_record as base_transition
 from horologe.tools.reading import date_of, instant_of
-from horologe.tools.schemas import WEEKDAYS, WorkingHours
+from horologe.tools.schemas import WorkingHours
 from horologe.tools.schemas import calendar as s
 from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.tools.text import text
@@ -68,7 +68,7 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
         _working_hours(person, ctx.preferences.get("working_hours") if index == caller else None)
         for index, person in enumerate(args.participants)
     ]
-    days = [frozenset(WEEKDAYS.index(day) for day in chosen.days) for chosen, _ in hours]
+    days = [frozenset(ARGUMENT_NAMES.index(day) for day in chosen.days) for chosen, _ in hours]
     people = [
         Participant(zone.tz, _clock(chosen.start), _clock(chosen.end), working_days)
         for zone, (chosen, _), working_days in zip(zones, hours, days, strict=True)
@@ -99,7 +99,7 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
                 "participant": label,
                 "start": chosen.start,
                 "end": chosen.end,
-                "days": [WEEKDAY_NAMES[day] for day in sorted(working_days)],
+                "days": [DAY_NAMES[day] for day in sorted(working_days)],
                 "source": source,
             }
             for label, (chosen, source), working_days in zip(labels, hours, days, strict=True)

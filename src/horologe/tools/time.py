@@ -10,9 +10,9 @@ from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.duration import measure
 from horologe.core.format import OutputFormat
+from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
-    DAY_NAMES,
     abbreviation,
     checked_format,
     dst_report,
@@ -74,7 +74,7 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
     )
     formatted = None
     if args.format != "iso8601":
-        formatted = render(instant, target, args.format, args.custom_format, ctx.language.locale)
+        formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)
     difference = _offset(target.tz, instant) - _offset(source.tz, instant)
     return {
         "original": original,

@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictFloat, StrictInt, StrictStr, field_validator
+
+from horologe.core.weekdays import ARGUMENT_NAMES, weekday_number
 
 Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Unix times
 
@@ -29,9 +31,8 @@ def format_name(value: object) -> object:
     return FORMAT_ALIASES.get(value, value) if isinstance(value, str) else value
 
 
-WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WEEKDAY_ABBREVIATIONS: Final = {name[:3]: name for name in WEEKDAYS}
+"""A weekday argument: `core.weekdays.ARGUMENT_NAMES` as a type (tests hold the two equal)."""
 _HHMM: Final = re.compile(r"([01]?\d|2[0-3]):[0-5]\d|24:00")
 
 
@@ -39,8 +40,8 @@ def weekday_name(value: object) -> object:
     """A weekday as its full lowercase English name: 'Mon', 'mon' and 'Monday' all give 'monday'."""
     if not isinstance(value, str):
         return value
-    lowered = value.strip().lower()
-    return _WEEKDAY_ABBREVIATIONS.get(lowered, lowered)
+    number = weekday_number(value)
+    return ARGUMENT_NAMES[number] if number is not None else value.strip().lower()
 
 
 class Arguments(BaseModel):
@@ -55,7 +56,7 @@ class WorkingHours(Arguments):
     start: StrictStr = Field(default="09:00", description="'HH:MM', local.")
     end: StrictStr = Field(default="17:00", description="'HH:MM', local; before start: overnight.")
     days: tuple[Weekday, ...] = Field(
-        default_factory=lambda: ("monday", "tuesday", "wednesday", "thursday", "friday"),
+        default_factory=lambda: get_args(Weekday)[:5],
         min_length=1,
         max_length=7,
         description="Default: Monday to Friday.",

@@ -220,7 +220,7 @@ class ParticipantHours(Result):
     participant: str
     start: str = Field(description="Local start of the working day, 'HH:MM'.")
     end: str = Field(description="Local end of the working day, 'HH:MM'.")
-    days: list[str] = Field(description="Working days, three-letter English names, Monday first.")
+    days: list[str] = Field(description="Working days, Monday first.")
     source: Literal["argument", "preference", "default"] = Field(
         description="Where the hours came from: the participant's working_hours, the caller's stored preference, "
         "or the 09:00-17:00 Monday-Friday default."

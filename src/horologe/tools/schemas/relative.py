@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, StrictInt
 
 from horologe.core.relative import DEFAULT_COUNT, MAX_COUNT
-from horologe.tools.schemas import Arguments, DstReport, ReadsZones, Result, Timestamp, Weekday
+from horologe.tools.schemas import Arguments, DstReport, ReadsZones, Result, Timestamp
 
 
 class ResolveTimeExpressionArgs(Arguments):
@@ -42,6 +42,6 @@ class ResolveTimeExpressionResult(ReadsZones):
     occurrences: list[Occurrence] | None = None
     rule: str | None = None
     timezone: str
-    week_start: Weekday | None = None
+    week_start: str | None = None
     dst: DstReport | None = None
     alternative: Span | None = None
