@@ -11,6 +11,9 @@ context is built (`horologe.protocol.context`):
   directory, so "remember my home zone" works in today's desktop clients and across restarts; timers in the
   server process, for as long as it runs.
 - `nowhere` (HTTP, the client keeps no state): nothing persists, and tools say so.
+- `unavailable` (stdio): the preferences file cannot be used (a symlink loop, a file where a directory should be,
+  a directory at its path, no permission): the file store is off for this process, with one warning in the log,
+  and tools say preferences are not kept. The file can only degrade itself, never a request.
 """
 
 from __future__ import annotations
@@ -19,17 +22,21 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol
+
+from filelock import FileLock, Timeout
 
 from horologe.state import MAX_ITEMS, RequestState, Scope, StateFull
 
 logger = logging.getLogger("horologe")
 
-Where = Literal["client", "client_unverified", "computer", "process", "nowhere"]
+Where = Literal["client", "client_unverified", "computer", "process", "nowhere", "unavailable"]
 MAX_LOCAL_BYTES: Final = 64 * 1024
+LOCK_SECONDS: Final = 5.0
+"""How long a write waits for another process's write to the preferences file (a longer hold is a stuck process)."""
 
 
 class Memory(Protocol):
@@ -55,6 +62,20 @@ class Memory(Protocol):
     def delete(self, name: str) -> None:
         """Forget `name`."""
         ...
+
+    def update(self, name: str, change: Callable[[Any], Any]) -> Any:
+        """Replace the value of `name` with `change(current value)` in one step (None forgets it); returns it."""
+        ...
+
+
+def update_by_parts(memory: Memory, name: str, change: Callable[[Any], Any]) -> Any:
+    """`Memory.update` for memories that only this request writes: get, change, set (or delete)."""
+    value = change(memory.get(name))
+    if value is None:
+        memory.delete(name)
+    else:
+        memory.set(name, value)
+    return value
 
 
 @dataclass(slots=True)
@@ -91,6 +112,10 @@ class ClientMemory:
         """Ask the client to forget a value."""
         self.state.delete(self.scope, self.prefix + name)
 
+    def update(self, name: str, change: Callable[[Any], Any]) -> Any:
+        """Change a value in the client's state."""
+        return update_by_parts(self, name, change)
+
 
 @dataclass(slots=True)
 class ProcessMemory:
@@ -117,20 +142,27 @@ class ProcessMemory:
         """Forget a value."""
         self.values.pop(name, None)
 
+    def update(self, name: str, change: Callable[[Any], Any]) -> Any:
+        """Change a value (one event loop thread at a time calls the tools that do)."""
+        return update_by_parts(self, name, change)
+
 
 class FileMemory:
     """Values in a small JSON file on this computer (the user's state directory), shared by every local process.
 
-    The file is read again only when it changed on disk, and written atomically, so two clients' servers on one
-    computer see each other's preferences.
+    The file is read again only when it changed on disk. A change is a read-modify-write under a lock file beside
+    it, so two clients' servers on one computer lose none of each other's updates; the file is replaced atomically,
+    and a symlinked file is written through its link, never replaced by a regular file. Any OS error on the path
+    turns the store off for this process (`where` becomes 'unavailable') with one warning in the log: requests
+    then go on without stored preferences, and nothing about the path reaches a client.
     """
-
-    where: Final[Where] = "computer"
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.where: Where = "computer"
         self._stamp: tuple[int, int] | None = None
         self._values: dict[str, Any] = {}
+        self._load()  # a path that cannot be used is found, and said in the log, at start
 
     def items(self) -> dict[str, Any]:
         """Every value in the file."""
@@ -142,23 +174,48 @@ class FileMemory:
 
     def set(self, name: str, value: Any) -> None:
         """Write a value to the file."""
-        values = self._load()
-        if name not in values and len(values) >= MAX_ITEMS:
-            raise StateFull(f"at most {MAX_ITEMS} items can be kept")
-        self._save({**values, name: value})
+        self.update(name, lambda current: value)
 
     def delete(self, name: str) -> None:
         """Remove a value from the file."""
-        values = dict(self._load())
-        if values.pop(name, None) is not None:
-            self._save(values)
+        self.update(name, lambda current: None)
+
+    def update(self, name: str, change: Callable[[Any], Any]) -> Any:
+        """Change one value under the file's lock, from what the file holds now; nothing is written when the store
+        is off (or turns off now)."""
+        if self.where != "computer":
+            return change(None)
+        try:
+            target = self.path.resolve()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with FileLock(target.with_name(target.name + ".lock"), timeout=LOCK_SECONDS):
+                self._stamp = None
+                values = dict(self._load())
+                value = change(values.get(name))
+                if value is None:
+                    values.pop(name, None)
+                elif name not in values and len(values) >= MAX_ITEMS:
+                    raise StateFull(f"at most {MAX_ITEMS} items can be kept")
+                else:
+                    values[name] = value
+                if self.where == "computer":
+                    self._save(target, values)
+            return value
+        except (OSError, RuntimeError, Timeout) as exc:  # RuntimeError: a symlink loop (Python 3.11 and 3.12)
+            self._turn_off(exc)
+            return change(None)
 
     def _load(self) -> Mapping[str, Any]:
+        if self.where != "computer":
+            return {}
         try:
             status = self.path.stat()
         except FileNotFoundError:
             self._stamp, self._values = None, {}
             return self._values
+        except OSError as exc:
+            self._turn_off(exc)
+            return {}
         stamp = (status.st_mtime_ns, status.st_size)
         if stamp != self._stamp:
             self._values = self._read()
@@ -170,23 +227,36 @@ class FileMemory:
             if self.path.stat().st_size > MAX_LOCAL_BYTES:
                 raise ValueError(f"larger than {MAX_LOCAL_BYTES} bytes")
             values = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        except OSError as exc:  # a directory at the path, no permission to read
+            self._turn_off(exc)
+            return {}
+        except ValueError as exc:
             logger.warning("ignoring the local preferences file %s (%s)", self.path, exc)
             return {}
         return values if isinstance(values, dict) else {}
 
-    def _save(self, values: dict[str, Any]) -> None:
+    def _save(self, target: Path, values: dict[str, Any]) -> None:
         text = json.dumps(values, ensure_ascii=False, indent=1, sort_keys=True)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".preferences-")
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".preferences-")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 file.write(text)
-            os.replace(temporary, self.path)
+            os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
         self._values, self._stamp = values, None
+
+    def _turn_off(self, error: BaseException) -> None:
+        if self.where == "unavailable":
+            return
+        self.where, self._values = "unavailable", {}
+        logger.warning(
+            "the local preferences file %s cannot be used (%s): preferences are not kept by this server process; "
+            "fix the path or set HOROLOGE_STATE__LOCAL_PATH, then restart",
+            self.path,
+            error,
+        )
 
 
 class NoMemory:
@@ -207,6 +277,10 @@ class NoMemory:
 
     def delete(self, name: str) -> None:
         """Nothing to forget."""
+
+    def update(self, name: str, change: Callable[[Any], Any]) -> Any:
+        """Kept nowhere: the changed value, for the answer."""
+        return change(None)
 
 
 NO_MEMORY: Final = NoMemory()

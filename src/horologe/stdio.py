@@ -39,6 +39,7 @@ from horologe.protocol.errors import (
 from horologe.wire import (
     BATCH_VERSION,
     DEFAULT_ENVELOPE,
+    INVALID_REQUEST,
     NOT_AN_OBJECT,
     NOT_JSONRPC,
     PROTOCOL_VERSION_META,
@@ -182,7 +183,7 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     request_id = readable_id(payload)
     problem = message_problem(payload, text)
     if problem is not None:
-        return error_line(InvalidRequest(reason=problem), request_id)
+        return _failed_response(payload, request_id) or error_line(InvalidRequest(reason=problem), request_id)
     # What the SDK's parser would drop (SEP-1809's top-level clientContext, SEP-1655's capabilities.state) moves
     # where it keeps it first.
     normalize_request(payload)
@@ -201,7 +202,17 @@ def decode_message(line: bytes, envelopes: Envelopes | None = None) -> types.JSO
     try:
         return types.jsonrpc_message_adapter.validate_python(payload, by_name=False)
     except ValidationError:
-        return error_line(InvalidRequest(reason=msg(NOT_JSONRPC)), request_id)
+        return _failed_response(payload, request_id) or error_line(InvalidRequest(reason=msg(NOT_JSONRPC)), request_id)
+
+
+def _failed_response(payload: dict[str, Any], request_id: Any) -> types.JSONRPCError | None:
+    """A malformed answer to one of our requests (an elicitation) as an error for that request, so the call waiting
+    for it ends at once with the error it had; None for anything that is not an answer. A response is not answered.
+    """
+    if "method" in payload or not ("result" in payload or "error" in payload) or request_id is None:
+        return None
+    error = types.ErrorData(code=INVALID_REQUEST, message="The client's response was malformed.")
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 
 def _enveloped(payload: dict[str, Any]) -> bool:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
-from horologe.core.budget import UNLIMITED, Budget, out_of_time
+from horologe.core.budget import UNLIMITED, Budget, Expired, out_of_time
 from horologe.core.errors import OutOfTime
 from horologe.core.recurrence import NARROW_RULE
 
@@ -43,3 +46,31 @@ def test_without_a_hint_the_message_says_to_ask_for_less() -> None:
 def test_the_unlimited_budget_never_stops() -> None:
     for _ in range(10_000):
         UNLIMITED.spend()
+
+
+def stop_at_once(work: Callable[[], Any], expired: Callable[[], bool]) -> Any:
+    """A caller's watch (the protocol edge's is a profile function) that stops the call when time is up."""
+    if expired():
+        raise Expired
+    return work()
+
+
+def test_a_watched_call_stopped_by_the_callers_watch_is_out_of_time_saying_what_to_narrow() -> None:
+    budget = Budget(lambda: True, seconds=4.0, watch=stop_at_once)
+    with pytest.raises(OutOfTime) as caught:
+        budget.watched(sorted, [3, 1, 2], narrow=NARROW_RULE)
+    assert caught.value.message.endswith("or use a rule that matches more often.")
+    assert caught.value.details == {"budget_seconds": 4.0}
+
+
+def test_a_watched_call_hands_back_its_result_or_its_own_error() -> None:
+    budget = Budget(lambda: False, watch=stop_at_once)
+    assert budget.watched(sorted, [3, 1, 2]) == [1, 2, 3]
+    with pytest.raises(KeyError):
+        budget.watched({}.__getitem__, "missing")
+
+
+def test_without_a_watch_or_a_check_the_call_only_runs() -> None:
+    assert UNLIMITED.watched(sorted, [2, 1]) == [1, 2]
+    assert Budget(watch=stop_at_once).watched(sorted, [2, 1]) == [1, 2]
+    assert Budget(lambda: True).watched(sorted, [2, 1]) == [1, 2]

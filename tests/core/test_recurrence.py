@@ -202,6 +202,12 @@ def test_every_wall_time_a_rule_produces_is_a_step_of_the_budget() -> None:
         ("FREQ=YEARLY;BYYEARDAY=367", "never match a real date"),
         ("FREQ=DAILY;BYSETPOS=0", "it is not a valid RFC 5545 rule ("),
         ("RRULE:FREQ=DAILY\nEXRULE:FREQ=MINUTELY;BYMONTH=4;BYMONTHDAY=31", "never match a real date"),
+        (
+            "DTSTART:20260105T000001\nRRULE:FREQ=SECONDLY;INTERVAL=7;BYSECOND=0;BYMINUTE=0;BYHOUR=0;BYDAY=MO",
+            "counted from DTSTART in steps of INTERVAL=7, it never reaches the times its BY parts allow",
+        ),
+        ("DTSTART:20260105T000100\nRRULE:FREQ=MINUTELY;INTERVAL=7;BYMINUTE=0;BYHOUR=0;BYDAY=MO", "INTERVAL=7, it"),
+        ("DTSTART:20260105T010000\nRRULE:FREQ=HOURLY;INTERVAL=168;BYDAY=TU", "INTERVAL=168, it never reaches"),
     ],
 )
 def test_rules_that_can_never_produce_an_occurrence_are_refused_at_once(rule: str, reason: str) -> None:
@@ -255,3 +261,17 @@ def test_a_series_that_runs_into_year_9999_ends_there() -> None:
     rule = parse_rule("DTSTART:99991231T000000\nRRULE:FREQ=HOURLY")
     got = list(expand(rule, UTC, datetime(9999, 12, 31, 20, tzinfo=UTC)))
     assert [o.wall.hour for o in got] == [20, 21, 22, 23]
+
+
+@pytest.mark.parametrize(
+    ("rule", "first"),
+    [
+        ("DTSTART:20260105T000000\nRRULE:FREQ=SECONDLY;INTERVAL=7;BYSECOND=0;BYMINUTE=0;BYHOUR=0;BYDAY=MO", "01-05"),
+        ("DTSTART:20260105T000000\nRRULE:FREQ=MINUTELY;INTERVAL=7;BYMINUTE=0;BYHOUR=0;BYDAY=MO", "01-05"),
+        ("DTSTART:20260105T010000\nRRULE:FREQ=HOURLY;INTERVAL=14;BYHOUR=3", "01-09"),
+        ("DTSTART:20260105T000000\nRRULE:FREQ=MINUTELY;INTERVAL=15;BYSECOND=10,20", "01-05"),
+    ],
+)
+def test_sub_daily_steps_that_reach_their_by_parts_are_expanded(rule: str, first: str) -> None:
+    occurrences = expand(parse_rule(rule), UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=stops_after(10_000))
+    assert next(occurrences).wall.isoformat()[5:10] == first

@@ -33,9 +33,9 @@ async def echo(scope: Scope, receive: Receive, send: Send) -> None:
         if not message.get("more_body", False):
             break
     body = str(size).encode()
-    await send(
-        {"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(len(body)).encode())]}
-    )
+    host = dict(scope["headers"]).get(b"host", b"")
+    headers = [(b"content-length", str(len(body)).encode()), (b"x-host", host)]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -134,6 +134,22 @@ def test_a_head_larger_than_the_limit_gets_431(port: int, size: int) -> None:
                 received += chunk
     assert received.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
     assert f"larger than {HEAD_BYTES} bytes".encode() in received
+
+
+@pytest.mark.parametrize("size", [HEAD_BYTES + 100, 131_072])
+def test_a_complete_head_larger_than_the_limit_gets_431_too(port: int, size: int) -> None:
+    answer, _ = converse(port, b"GET /echo HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * size + b"\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n")
+    assert b"HTTP/1.1 200" not in answer
+
+
+def test_an_absolute_form_target_names_the_host_the_allow_list_judges(
+    request: pytest.FixtureRequest, port: int
+) -> None:
+    if "h11" in request.node.callspec.id:
+        pytest.skip("h11 keeps the whole target as the path, which no route serves")
+    answer, _ = converse(port, b"GET http://evil.example:81/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200") and b"x-host: evil.example:81\r\n" in answer
 
 
 def test_a_head_just_under_the_limit_is_served(port: int) -> None:

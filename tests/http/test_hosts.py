@@ -44,6 +44,10 @@ def test_configured_hosts_and_port_wildcards() -> None:
     assert policy.host_allowed("time.example.com") and policy.host_allowed("TIME.example.com:443")
     assert policy.host_allowed("api.example.com:1234") and policy.host_allowed("exact.example:8443")
     assert not policy.host_allowed("exact.example:8444") and not policy.host_allowed("api.example.com:abc")
+    for digits in ("\uff11\uff12", "\u00b2", "\u0661\u0662"):  # fullwidth, superscript, Arabic-Indic
+        assert not policy.host_allowed(f"api.example.com:{digits}") and not policy.host_allowed(
+            f"time.example.com:{digits}"
+        )
     assert policy.origin_allowed("https://time.example.com") and not policy.origin_allowed("https://other.example")
 
 

@@ -16,7 +16,7 @@ from horologe.http.routes import ENDPOINTS, REST
 
 EXCHANGE = ["HostOriginGuard", "Timeout"]
 GATE = ["AuthFailureLimit", "BearerAuth"]
-MCP_POST = [*EXCHANGE, "BodyGuard", "Batches", "EraGuard", "LanguageHeaders"]
+MCP_POST = ["HostOriginGuard", "BodyGuard", "Batches", "Timeout", "EraGuard", "LanguageHeaders"]
 REST_POST = [*EXCHANGE, "BodyGuard", "RestLanguageHeaders"]
 
 

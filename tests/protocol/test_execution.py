@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
+from types import FrameType
 
 import anyio
 import pytest
 
 from horologe.context import RequestContext
+from horologe.core.budget import Budget, Expired
 from horologe.core.errors import OutOfTime
+from horologe.core.recurrence import expand, parse_rule
 from horologe.core.zones import resolve_zone
-from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads
+from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads, watch
 
 pytestmark = pytest.mark.anyio
 
@@ -105,3 +110,124 @@ async def test_an_error_in_the_body_reaches_the_caller() -> None:
 
     with pytest.raises(KeyError):
         await Executor(5).run(body, fresh())
+
+
+def busy(context: RequestContext, stopped: threading.Event) -> None:
+    """A library call that never comes back to a budget check (dateutil searching a rule that never matches),
+    watched as the recurrence tools watch theirs."""
+
+    def library() -> None:
+        while True:
+            sum(range(100))
+
+    try:
+        context.budget.watched(library)
+    finally:
+        stopped.set()
+
+
+async def test_a_watched_library_call_ends_soon_after_its_answer_and_its_thread_serves_again() -> None:
+    threads = WorkerThreads(most=1)
+    executor = Executor(0.2, threads)
+    stopped = threading.Event()
+    with pytest.raises(OutOfTime):
+        await executor.run(lambda context: busy(context, stopped), fresh())
+    assert await anyio.to_thread.run_sync(stopped.wait, 10), "the answered call is still computing"
+    assert await executor.run(lambda context: threading.current_thread().name, fresh()) == "horologe-tool"
+
+
+async def test_a_cancelled_watched_library_call_ends_too() -> None:
+    stopped = threading.Event()
+    with anyio.move_on_after(0.1):
+        await Executor(30).run(lambda context: busy(context, stopped), fresh())
+    assert await anyio.to_thread.run_sync(stopped.wait, 10)
+
+
+async def test_a_call_abandoned_while_queued_never_starts() -> None:
+    threads = WorkerThreads(most=1)
+    executor = Executor(30, threads)
+    release, ran = threading.Event(), threading.Event()
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(executor.run, lambda context: release.wait(10), fresh())
+        await anyio.sleep(0)
+        with anyio.move_on_after(0.05):
+            await executor.run(lambda context: ran.set(), fresh())
+        release.set()
+    assert await executor.run(lambda context: "next", fresh()) == "next"
+    assert not ran.is_set()
+
+
+async def test_a_call_cancelled_by_its_key_is_answered_at_once_and_stops() -> None:
+    executor = Executor(30)
+    stopped = threading.Event()
+    key = ("127.0.0.1", b"", None, 7)
+
+    async def cancel_soon() -> None:
+        await anyio.sleep(0.05)
+        assert executor.cancel(key)
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(cancel_soon)
+        with pytest.raises(OutOfTime):
+            await executor.run(lambda context: busy(context, stopped), fresh(), key)
+    assert await anyio.to_thread.run_sync(stopped.wait, 10)
+    assert not executor.cancel(key)  # nothing left under that key
+
+
+def endless() -> None:
+    """A library loop that never comes back to a budget check."""
+    while True:
+        divmod(7, 3)
+
+
+def library_that_swallows_errors() -> None:
+    """A library loop that catches every Exception: the watch's stop is not one."""
+    while True:
+        try:
+            endless()
+        except Exception:
+            continue
+
+
+def after(checks: int) -> Callable[[], bool]:
+    """A check that says time is up at its `checks`-th question."""
+    asked = iter(range(checks))
+    return lambda: next(asked, None) is None
+
+
+@pytest.mark.parametrize("work", [endless, library_that_swallows_errors])
+def test_the_watch_stops_a_library_loop_from_inside_and_is_gone_afterwards(work: Callable[[], None]) -> None:
+    with pytest.raises(Expired):
+        watch(work, after(3))
+    assert sys.getprofile() is None
+
+
+def test_the_watch_hands_back_the_result_or_the_calls_own_error_and_is_gone_afterwards() -> None:
+    assert watch(lambda: sorted([3, 1, 2]), lambda: False) == [1, 2, 3]
+    with pytest.raises(KeyError):
+        watch(lambda: dict[str, int]()["missing"], lambda: True)  # too short to reach a check
+    assert sys.getprofile() is None
+
+
+def test_a_profiler_already_there_is_left_alone_and_the_call_runs_unwatched() -> None:
+    seen: list[str] = []
+
+    def profiler(frame: FrameType, event: str, arg: object) -> None:
+        seen.append(event)
+
+    sys.setprofile(profiler)
+    try:
+        assert watch(sys.getprofile, lambda: True) is profiler
+    finally:
+        sys.setprofile(None)
+    assert seen
+
+
+def test_a_rule_searched_inside_one_library_call_stops_at_the_budget() -> None:
+    # Date and time parts that meet once in decades: dateutil searches inside one next(), between two of our steps.
+    budget = Budget(after(5), seconds=2.0, every=10**9, watch=watch)  # spend() never asks: only the watch does
+    rule = parse_rule("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;BYHOUR=23")
+    with pytest.raises(OutOfTime) as caught:
+        next(expand(rule, UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=budget))
+    assert caught.value.details == {"budget_seconds": 2.0}
+    assert sys.getprofile() is None

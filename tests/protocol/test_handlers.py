@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 from contextlib import AsyncExitStack
 from typing import Any
@@ -339,6 +340,16 @@ async def test_zone_template_reads_transitions_for_a_range_of_years(client: Clie
     assert "2025-03-30T03:00:00+02:00" in text and "2026-10-25T02:00:00+01:00" in text
 
 
+@pytest.mark.parametrize("zone", ["America/New_York", "Pacific/Kiritimati", "Etc/GMT+12"])
+@pytest.mark.parametrize("years", ["from=1&to=2", "from=9997&to=9998"])
+async def test_zone_template_reads_the_first_and_last_years_of_the_calendar(
+    client: Client, zone: str, years: str
+) -> None:
+    read = await client.read_resource(f"timezone://{zone}?{years}")
+    body = json.loads(read.contents[0].text)  # type: ignore[union-attr]
+    assert body["timezone"] == zone and body["years"] == [int(part.split("=")[1]) for part in years.split("&")]
+
+
 @pytest.mark.wire("errors")
 async def test_unknown_resource_is_invalid_params(wire_client: Client) -> None:
     with pytest.raises(MCPError) as raised:
@@ -405,15 +416,8 @@ async def test_an_argument_error_lists_at_most_ten_problems(client: Client) -> N
     assert "and 4990 more" in error["message"] and len(error["message"]) < 1000
 
 
-ABANDONED_STAYS_RUNNING = pytest.mark.xfail(
-    strict=True, reason="issue 25: over stateless HTTP in the initialize era a cancelled call computes to its budget"
-)
-
-
 @pytest.mark.wire("cancellation")
-@pytest.mark.parametrize(
-    "cell", [pytest.param(cell, marks=ABANDONED_STAYS_RUNNING) if cell == "asgi/legacy" else cell for cell in CELLS]
-)
+@pytest.mark.parametrize("cell", CELLS)
 async def test_a_call_the_client_abandons_stops_its_work_and_the_connection_keeps_serving(
     cell: str, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

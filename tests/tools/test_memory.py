@@ -3,6 +3,8 @@ stdio when the client keeps none, and nowhere (said plainly) over HTTP without c
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -282,6 +284,79 @@ async def test_over_stdio_preferences_are_kept_on_this_computer_and_timers_by_th
         assert (await structured(client, "timer", {"action": "list"}))["timers"] == []
         await structured(client, "preferences", preferences("clear"))
         assert (await structured(client, "get_current_time", {}))["timezone"] == "UTC"
+
+
+def with_preferences_at(settings: Settings, path: Path) -> Settings:
+    return settings.model_copy(update={"state": settings.state.model_copy(update={"local_path": path})})
+
+
+def unusable_paths(tmp_path: Path) -> dict[str, Path]:
+    """Preferences paths that cannot be used, each for its own reason."""
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(tmp_path / "loop.json")
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "a-directory.json").mkdir()
+    return {
+        "symlink loop": loop,
+        "a file where a directory should be": tmp_path / "a-file" / "preferences.json",
+        "a directory at the path": tmp_path / "a-directory.json",
+    }
+
+
+@pytest.mark.parametrize("reason", ["symlink loop", "a file where a directory should be", "a directory at the path"])
+async def test_an_unusable_preferences_file_only_turns_the_file_store_off(
+    keyed: Settings, clock: SteppingClock, tmp_path: Path, reason: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = unusable_paths(tmp_path)[reason]
+    server = build_server(with_preferences_at(keyed, path), clock)
+    warnings = [record for record in caplog.records if "cannot be used" in record.getMessage()]
+    assert len(warnings) == 1 and str(path) in warnings[0].getMessage()  # said once, at start, to the operator
+    async with Client(server, mode="legacy", cache=None) as client:  # initialize succeeds
+        assert (await structured(client, "get_current_time", {}))["timezone"] == "UTC"
+        result = await client.call_tool("preferences", preferences("set", timezone="Asia/Tokyo"))
+        body = result.structured_content
+        assert body is not None and not result.is_error
+        assert (body["stored"], body["kept"]) == (False, "unavailable") and "not kept" in body["note"]
+        assert str(tmp_path) not in str(result.model_dump()) and "Errno" not in str(result.model_dump())
+        assert (await structured(client, "get_current_time", {}))["timezone"] == "UTC"
+    assert len([r for r in caplog.records if "cannot be used" in r.getMessage()]) == 1
+
+
+async def test_a_symlinked_preferences_file_is_written_through_its_link(
+    keyed: Settings, clock: SteppingClock, tmp_path: Path
+) -> None:
+    target = tmp_path / "dotfiles" / "horologe.json"
+    target.parent.mkdir()
+    target.write_text("{}")
+    link = tmp_path / "preferences.json"
+    link.symlink_to(target)
+    async with Client(build_server(with_preferences_at(keyed, link), clock), mode="legacy", cache=None) as client:
+        stored = await structured(client, "preferences", preferences("set", timezone="Asia/Tokyo"))
+    assert stored["kept"] == "computer"
+    assert link.is_symlink() and json.loads(target.read_text())["preferences"]["timezone"] == "Asia/Tokyo"
+
+
+def test_two_writers_of_one_preferences_file_lose_nothing(tmp_path: Path) -> None:
+    from horologe.memory import FileMemory
+
+    path = tmp_path / "preferences.json"
+    writers = [FileMemory(path), FileMemory(path)]  # two stdio servers on one computer
+
+    def write(memory: FileMemory, prefix: str) -> None:
+        for n in range(60):
+
+            def add(current: Any, n: int = n) -> dict[str, int]:
+                return {**(current or {}), f"{prefix}{n}": n}
+
+            memory.update("all", add)
+
+    pairs = zip(writers, "ab", strict=True)
+    threads = [threading.Thread(target=write, args=(memory, prefix)) for memory, prefix in pairs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(json.loads(path.read_text())["all"]) == 120
 
 
 async def test_over_http_nothing_persists_without_client_state_and_the_tools_say_so(

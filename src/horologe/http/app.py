@@ -31,6 +31,7 @@ from horologe.clock import Clock, SystemClock
 from horologe.config import Settings
 from horologe.core import tzdb
 from horologe.http.access_log import AccessLog
+from horologe.http.batch import Batches
 from horologe.http.body import BodyBudget
 from horologe.http.connection import CLOSING_STATE_KEY
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
@@ -171,6 +172,9 @@ def _edge(
     edge = Edge(
         host=Middleware(HostOriginGuard, policy=policy),
         timeout=Middleware(Timeout, seconds=http.request_timeout_seconds),
+        batches=Middleware(
+            Batches, seconds=http.request_timeout_seconds, budget_seconds=settings.execution.budget_seconds
+        ),
         budget=BodyBudget(http.max_body_bytes, http.max_json_depth, http.max_buffered_body_bytes),
         gate=gate,
         metrics_gate=metrics_gate,

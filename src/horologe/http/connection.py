@@ -157,16 +157,22 @@ class _Deadlines(asyncio.Protocol):
             return
         self._close(edge_response("slow", self._seconds(phase)) if phase != "open" else b"")
 
-    def _heading(self, data: bytes) -> None:
-        """Count bytes that arrive while no body is due: they are a request's line and headers."""
-        if self._phase != "body":
-            self._head_bytes += len(data)
-
-    def _check_head(self) -> None:
-        """Refuse a head still incomplete past the size limit (431)."""
+    def _head_too_large(self, data: bytes) -> bool:
+        """Count the bytes of a request's line and headers in a chunk that arrives while no body is due (up to the
+        blank line that ends the head, when the chunk holds it); True when the head is past the size limit, whether
+        it is still arriving or complete in this chunk: it is refused (431) before the parser sees it. Data that
+        arrives on a closing connection is dropped too."""
+        if self.transport.is_closing():
+            return True
+        if self._phase == "body":
+            return False
+        end = data.find(b"\r\n\r\n")
+        self._head_bytes += len(data) if end < 0 else end + 4
         limit: int = self.config.max_header_bytes  # type: ignore[attr-defined]
-        if self._phase in ("open", "head") and self._head_bytes > limit and not self.transport.is_closing():
-            self._close(edge_response("large", limit))
+        if self._head_bytes <= limit:
+            return False
+        self._close(edge_response("large", limit))
+        return True
 
     def _close(self, answer: bytes) -> None:
         """Answer (unless an answer to this request, or an earlier one, is under way) and close the connection."""
@@ -202,10 +208,9 @@ if HttpToolsProtocol is not None:
         """uvicorn's httptools protocol with the header and body deadlines."""
 
         def data_received(self, data: bytes) -> None:
-            """Feed the parser; refuse a head that grows past the limit."""
-            self._heading(data)
-            super().data_received(data)
-            self._check_head()
+            """Feed the parser, unless the head is past the limit."""
+            if not self._head_too_large(data):
+                super().data_received(data)
 
         def on_message_begin(self) -> None:
             """A request starts: its head is due."""
@@ -213,7 +218,9 @@ if HttpToolsProtocol is not None:
             self._begin()
 
         def on_headers_complete(self) -> None:
-            """The head is in: the body is due."""
+            """The head is in: the body is due. An absolute-form target's authority replaces the Host header (RFC 9112
+            §3.2.2), so the Host allow-list judges the host the request names."""
+            _take_target_authority(self.url, self.headers)
             super().on_headers_complete()
             self._track("body")
 
@@ -227,8 +234,9 @@ class H11Deadlines(_Deadlines, H11Protocol):
     """uvicorn's h11 protocol with the header and body deadlines (read from h11's state after each chunk)."""
 
     def data_received(self, data: bytes) -> None:
-        """Feed h11, then move the deadline along with the request's phase; refuse a head past the limit."""
-        self._heading(data)
+        """Feed h11 (unless the head is past the limit), then move the deadline along with the request's phase."""
+        if self._head_too_large(data):
+            return
         super().data_received(data)
         if self.transport.is_closing():
             self._track(None)
@@ -238,7 +246,15 @@ class H11Deadlines(_Deadlines, H11Protocol):
             self._begin()
         else:  # the request is in (or the connection is done)
             self._track(None)
-        self._check_head()
+
+
+def _take_target_authority(target: bytes, headers: list[tuple[bytes, bytes]]) -> None:
+    """Replace the Host header with the authority of an absolute-form request target (`http://host:port/path`)."""
+    if target.startswith(b"/") or b"://" not in target[:16]:
+        return
+    authority = target.split(b"://", 1)[1].split(b"/", 1)[0].split(b"?", 1)[0].rsplit(b"@", 1)[-1]
+    headers[:] = [(name, value) for name, value in headers if name.lower() != b"host"]
+    headers.append((b"host", authority))
 
 
 def deadline_protocol() -> type[asyncio.Protocol]:

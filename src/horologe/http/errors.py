@@ -9,7 +9,7 @@ language layer of the route has read `_meta` or `Accept-Language`; see `http.lan
 
 | error                                                 | code                  | HTTP status     |
 |-------------------------------------------------------|-----------------------|-----------------|
-| body too large, Host, Origin, media type              | -32600                | 413/421/403/415 |
+| body or batch answer too large, Host, Origin, media type | -32600             | 413/421/403/415 |
 | a REST body of the wrong shape                        | -32602                | 400             |
 | header and body disagree                              | -32020                | 400             |
 | rate limited, refused tokens, new sessions            | 429                   | 429             |
@@ -120,6 +120,15 @@ class MethodNotAllowed(RequestError):
     """An HTTP method the route does not serve (the answer's Allow header lists those it does)."""
 
     template = N_("Method {method} is not allowed on {path}; use {allowed}.")
+
+
+class BatchAnswerTooLarge(RequestError):
+    """A batch's answer reached its size limit: this message was not run."""
+
+    template = N_(
+        "The batch's answer reached {limit} bytes, so this request was not run; send it in a smaller batch or on its "
+        "own."
+    )
 
 
 class NotAcceptable(RequestError):
@@ -234,6 +243,7 @@ EDGE_ANSWERS: Final[Mapping[type[Exception], Answer]] = {
     RequestTooSlow: Answer(INVALID_REQUEST, 408),
     MethodNotAllowed: Answer(INVALID_REQUEST, 405),
     NotAcceptable: Answer(INVALID_REQUEST, 406),
+    BatchAnswerTooLarge: Answer(INVALID_REQUEST, 413),
     HeadersTooLarge: Answer(INVALID_REQUEST, 431),
     TooManySessions: Answer(UNAVAILABLE, 503),
     ServerBusy: Answer(UNAVAILABLE, 503),

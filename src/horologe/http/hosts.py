@@ -3,10 +3,10 @@ Host, 403 for a foreign Origin. Probes and scrapers address pods by IP: their ro
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -49,10 +49,21 @@ class AccessPolicy:
         return _allowed(value.lower(), self.origins)
 
 
-@functools.lru_cache(maxsize=4096)
+MOST_REMEMBERED: Final = 1024
+"""Accepted values remembered at most: the same few Host and Origin values arrive on every request."""
+_accepted: set[tuple[str, tuple[str, ...]]] = set()
+
+
 def _allowed(value: str, patterns: tuple[str, ...]) -> bool:
-    """Whether a value matches a list (cached: the same few Host and Origin values arrive on every request)."""
-    return any(_matches(value, pattern.lower()) for pattern in patterns)
+    """Whether a value matches a list. Only accepted values are remembered, and at most `MOST_REMEMBERED` of
+    them: a refused value (any header a client makes up) never stays in memory."""
+    if (value, patterns) in _accepted:
+        return True
+    if not any(_matches(value, pattern.lower()) for pattern in patterns):
+        return False
+    if len(_accepted) < MOST_REMEMBERED:
+        _accepted.add((value, patterns))
+    return True
 
 
 def _matches(value: str, pattern: str) -> bool:
@@ -60,13 +71,18 @@ def _matches(value: str, pattern: str) -> bool:
         return True
     if pattern.endswith(":*"):
         base = pattern[:-2]
-        return value == base or (value.startswith(base + ":") and value[len(base) + 1 :].isdigit())
+        return value == base or (value.startswith(base + ":") and _is_port(value[len(base) + 1 :]))
     if value == pattern:
         return True
     # A pattern without a port accepts that host on any port.
     return (
-        ":" not in pattern.rsplit("]", 1)[-1] and value.startswith(pattern + ":") and value.rsplit(":", 1)[1].isdigit()
+        ":" not in pattern.rsplit("]", 1)[-1] and value.startswith(pattern + ":") and _is_port(value.rsplit(":", 1)[1])
     )
+
+
+def _is_port(text: str) -> bool:
+    """ASCII digits only: `str.isdigit` also takes '²' and other scripts' digits."""
+    return text.isascii() and text.isdigit()
 
 
 class HostOriginGuard:

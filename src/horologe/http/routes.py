@@ -7,7 +7,7 @@ request id, one log line, the HTTP counters under the matched route's path) and,
 
 | route | its layers |
 |---|---|
-| POST /mcp | host guard, timeout, body guard, batches, era guard, language headers, gate, rate limit, sessions |
+| POST /mcp | host guard, body guard, batches, timeout, era guard, language headers, gate, rate limit, sessions |
 | GET /mcp (the stream) | host guard, gate, rate limit (no timeout: it is held open on purpose) |
 | DELETE /mcp | host guard, timeout, gate, rate limit |
 | POST /mcp/tools/call and the other REST routes | host guard, timeout, body guard, REST language, gate, rate limit |
@@ -19,10 +19,12 @@ request id, one log line, the HTTP counters under the matched route's path) and,
 
 "gate" is the refused-token limit and the bearer check when auth is on; "rate limit" when it is on; "sessions" with
 `--stateful`. The body guard reads the body before the era, language and auth layers, which read what it found; the
-timeout is outside the body guard, so a body dripped in slowly counts against it, and outside the batch layer, so
-a batch is one request to it. Route middleware never sees the lifespan: what outlives a request (the body budget,
-the rate-limit counters, the token verifier) is made once by the app factory and handed to every route's layers
-(`Edge`). tests/http/test_routes.py holds the app-wide list and every route's list to this table.
+REST timeout is outside the body guard, so a body dripped in slowly counts against it; on POST /mcp the batch layer
+sits outside the timeout, because a 2025-03-26 batch keeps one timeout of its own for all its messages and answers
+each message it could not run (a slow body there is cut by the connection, 408). Route middleware never sees the
+lifespan: what outlives a request (the body budget, the rate-limit counters, the token verifier) is made once by
+the app factory and handed to every route's layers (`Edge`). tests/http/test_routes.py holds the app-wide list
+and every route's list to this table.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ class Edge:
     metrics_gate: list[Middleware] = field(default_factory=list)
     limiter: Limiter | None = None
     sessions: list[Middleware] = field(default_factory=list)
+    batches: Middleware = field(default_factory=lambda: Middleware(Batches))
+    """The batch layer, with the request timeout and tool budget a whole batch shares."""
 
     def body(self, performs: str | None = None) -> Middleware:
         """The body guard, in the shared budget, for a route performing `performs` (None: JSON-RPC)."""
@@ -121,9 +125,10 @@ def build_routes(edge: Edge, endpoints: Endpoints) -> list[Route]:
         return Route(row.path, endpoint, methods=list(row.methods), middleware=layers)
 
     mcp = [
-        *exchange,
+        edge.host,
         edge.body(),
-        Middleware(Batches),
+        edge.batches,
+        edge.timeout,
         Middleware(EraGuard),
         Middleware(LanguageHeaders),
         *edge.protected(MCP),

@@ -17,23 +17,43 @@ if TYPE_CHECKING:
     from babel import Locale
 
 _OFFSET_NAME = re.compile("(?:GMT|UTC)?[+\u2212-]\\d")
+_SUBTAG = re.compile("[a-z]{2,8}")
 
 
-@cache
 def babel_locale(tag: str) -> Locale | None:
-    """The CLDR locale for a BCP 47 tag, falling back to language-region and language; None if unknown."""
-    from babel import Locale, UnknownLocaleError
+    """The CLDR locale for a BCP 47 tag, falling back to language-region and language; None if unknown.
 
-    parts = tag.split("-")
+    Only the language, script and region of the tag are looked up (a private-use or extension part never reaches
+    a cache), and only locales CLDR has are kept: what a client can send does not grow memory.
+    """
+    parts = tag.lower().split("-")
+    if not _SUBTAG.fullmatch(parts[0]):
+        return None
     region = next((part for part in parts[1:] if len(part) == 2 or (len(part) == 3 and part.isdigit())), None)
     script = next((part for part in parts[1:] if len(part) == 4 and part.isalpha()), None)
     candidates = ["-".join(p for p in (parts[0], script, region) if p), "-".join(p for p in (parts[0], region) if p)]
     for candidate in dict.fromkeys([*candidates, parts[0]]):
-        try:
-            return Locale.parse(candidate, sep="-")
-        except (UnknownLocaleError, ValueError):
-            continue
+        identifier = _cldr_identifier(candidate)
+        if identifier is not None:
+            return _locale(identifier)
     return None
+
+
+def _cldr_identifier(candidate: str) -> str | None:
+    """The canonical identifier of the CLDR locale a 'language[-script][-region]' candidate names, if CLDR has it."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return str(Locale.parse(candidate, sep="-"))
+    except (UnknownLocaleError, ValueError):
+        return None
+
+
+@cache  # keyed by CLDR's own identifiers: at most the locales Babel ships
+def _locale(identifier: str) -> Locale:
+    from babel import Locale
+
+    return Locale.parse(identifier)
 
 
 def locale_known(tag: str) -> bool:
@@ -43,30 +63,34 @@ def locale_known(tag: str) -> bool:
 
 def first_week_day(tag: str | None) -> int | None:
     """The locale's first day of the week (0 = Monday), its territory implied by likely subtags; None if unknown."""
-    locale = _territorial_locale(tag)
+    locale = territorial_locale(tag)
     return None if locale is None else int(locale.first_week_day)
 
 
 def weekend_days(tag: str | None) -> tuple[int, int] | None:
     """The locale's weekend as (first day, last day), 0 = Monday (Saturday-Sunday in de-AT, Friday-Saturday in
     he-IL); None if unknown."""
-    locale = _territorial_locale(tag)
+    locale = territorial_locale(tag)
     return None if locale is None else (int(locale.weekend_start), int(locale.weekend_end))
 
 
-@cache
-def _territorial_locale(tag: str | None) -> Locale | None:
+def territorial_locale(tag: str | None) -> Locale | None:
     """The CLDR locale of a tag, with the territory its language most likely means when it names none."""
     if tag is None:
         return None
     locale = babel_locale(tag)
-    if locale is None or locale.territory is not None:
-        return locale
-    from babel import Locale
+    return None if locale is None else _with_territory(str(locale))
+
+
+@cache  # keyed by CLDR's own identifiers: at most the locales Babel ships
+def _with_territory(identifier: str) -> Locale:
     from babel.core import get_global
 
+    locale = _locale(identifier)
+    if locale.territory is not None:
+        return locale
     likely = get_global("likely_subtags").get(locale.language)
-    return Locale.parse(likely) if likely else locale
+    return _locale(likely) if likely else locale
 
 
 def human_datetime(instant: datetime, tag: str) -> str | None:

@@ -7,8 +7,11 @@ When a tool call fails only because a timezone argument names several zones, and
   `inputResponses`, and the tool runs with it. No `requestState` is needed: the retry carries the arguments.
 - 2025-06-18 and later, through `initialize`: an `elicitation/create` request to the client on the same
   connection (stdio, or HTTP with sessions); without a back channel the error stands.
-A choice outside the candidates is asked for again; a declined or cancelled question gives the original error.
-One argument is resolved per call: a second ambiguous argument comes back as the tool error it is.
+A choice outside the candidates is asked for again (in the handshake era once more, then the error stands); a
+declined or cancelled question gives the original error. Over the connection the server waits at most
+`ANSWER_SECONDS` for each answer: a client that never answers, or answers with something that is not a response
+(the stdio edge hands the SDK an error for it), gets the original error, with its candidates. One argument is
+resolved per call: a second ambiguous argument comes back as the tool error it is.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
+import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -31,6 +35,10 @@ logger = logging.getLogger("horologe")
 Outcome = dict[str, Any] | ToolFailure
 Run = Callable[[dict[str, Any]], Awaitable[Outcome]]
 QUESTION: Final = N_("{input} can mean several timezones. Which one do you mean?")
+ANSWER_SECONDS: Final = 60.0
+"""How long the handshake era waits for the user's answer to one question (a person reads and picks)."""
+ASKS: Final = 2
+"""Questions per call in the handshake era: the first, and once more after a choice outside the list."""
 
 
 def ambiguous_argument(failure: ToolFailure, arguments: Mapping[str, Any]) -> tuple[str, list[str]] | None:
@@ -86,12 +94,20 @@ async def resolve_by_asking(
         }
     if not is_version_at_least(ctx.protocol_version, "2025-06-18"):
         return result
-    try:
-        answer = await ctx.session.elicit_form(question, schema, related_request_id=ctx.request_id)
-    except MCPError as exc:  # no back channel (stateless HTTP), a client that refused: the error stands
-        logger.info("could not ask the client to choose a zone: %s", type(exc).__name__)
-        return result
-    return await _answered(answer, name, candidates, arguments, run, result) or result
+    for _ in range(ASKS):
+        try:
+            with anyio.fail_after(ANSWER_SECONDS):
+                answer = await ctx.session.elicit_form(question, schema, related_request_id=ctx.request_id)
+        except TimeoutError:
+            logger.info("the client did not answer which zone it meant within %g s", ANSWER_SECONDS)
+            return result
+        except MCPError as exc:  # no back channel (stateless HTTP), a refusal, a malformed answer: the error stands
+            logger.info("could not ask the client to choose a zone: %s", type(exc).__name__)
+            return result
+        done = await _answered(answer, name, candidates, arguments, run, result)
+        if done is not None:
+            return done
+    return result
 
 
 async def _answered(

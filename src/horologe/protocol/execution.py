@@ -1,11 +1,19 @@
 """How tool bodies run: in a worker thread, off the event loop, each call under a time budget.
 
 While one call computes, the event loop keeps answering health checks, other requests, cancellation and
-shutdown. A thread cannot be killed, so the budget is cooperative: the call's `Budget` (`horologe.core.budget`)
-asks this module's check (the monotonic clock against the call's deadline, and whether the request was
-cancelled) every few steps of each long loop, and the loop stops with a clear error saying what to narrow. The
-event loop also stops waiting a little after the deadline, so an answer leaves on time even if a library
-stretch between two checks runs long; that thread then ends at its next check.
+shutdown. The budget is cooperative first: the call's `Budget` (`horologe.core.budget`) asks this module's check
+(the monotonic clock against the call's deadline, and whether the request was cancelled) every few steps of each
+long loop, and the loop stops with a clear error saying what to narrow. The event loop also stops waiting a little
+after the deadline, so an answer leaves on time even if a library stretch between two checks runs long.
+
+A library call that never comes back between two checks (dateutil searching a never-matching rule towards year
+9999 inside one `next()`) runs under `watch` (through `Budget.watched`): a profile function (`sys.setprofile`),
+in the worker thread only and for that one library call, counts the interpreter's call and return events and asks
+the same check every `WATCH_EVERY` of them. When time is up it raises inside the library's own frame; CPython
+drops a profile function that raises and unwinds the call at once. So an answered (late or cancelled) call stops
+computing within milliseconds, and its thread serves the next call; nothing is ever raised across threads.
+Profile rather than trace: coverage.py uses the trace function. A job whose call was answered before a thread
+took it is never started.
 
 Threads rather than a process pool: tools are short and CPU-bound in pure Python; a process round trip pickles
 arguments, context and result and costs more than most calls (bench/offloop.py). The hop is a job queue and
@@ -19,25 +27,42 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import queue
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
+from types import FrameType
 from typing import Any, Final, TypeVar
 
 from horologe.context import RequestContext
-from horologe.core.budget import out_of_time
+from horologe.core.budget import Expired, out_of_time
 
 T = TypeVar("T")
 Outcome = tuple[Any, BaseException | None]
 """What a job ended with: its result, or the exception it raised."""
-Job = tuple[Callable[[], Any], Callable[[Outcome], None]]
-"""A job: the work, and what hands its outcome back."""
 
 GRACE_SECONDS: Final = 0.25
 """How long past the deadline the event loop waits for the worker to stop at its own check (with its own words)."""
 MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
+BATCH_DEADLINE_KEY: Final = "horologe.batch_deadline"
+"""Where an HTTP batch leaves, in each message's scope state, when its shared tool budget ends (monotonic clock)."""
+WATCH_EVERY: Final = 256
+"""Profile events between two checks inside a watched library call (bench/bounds.py --only watch)."""
+_QUIET: Final = sys.maxsize
+
+
+class Job:
+    """One call's work, what hands its outcome back, and whether its caller has stopped waiting (a job abandoned
+    before a thread took it is never started)."""
+
+    __slots__ = ("abandoned", "deliver", "work")
+
+    def __init__(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> None:
+        self.work = work
+        self.deliver = deliver
+        self.abandoned = False
 
 
 class WorkerThreads:
@@ -54,8 +79,9 @@ class WorkerThreads:
         self._started = 0
         self._idle = 0
 
-    def submit(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> None:
+    def submit(self, work: Callable[[], Any], deliver: Callable[[Outcome], None]) -> Job:
         """Queue a job; start another thread when none is idle and the limit allows."""
+        job = Job(work, deliver)
         with self._lock:
             start = self._idle <= 0 and self._started < self._most
             if start:
@@ -63,20 +89,19 @@ class WorkerThreads:
             else:
                 self._idle -= 1  # a waiting thread takes this job (or the job waits for one)
         if start:
-            threading.Thread(target=self._work, args=((work, deliver),), name="horologe-tool", daemon=True).start()
+            threading.Thread(target=self._work, args=(job,), name="horologe-tool", daemon=True).start()
         else:
-            self._jobs.put((work, deliver))
+            self._jobs.put(job)
+        return job
 
     def _work(self, job: Job) -> None:
         while True:
-            work, deliver = job
-            try:
-                outcome: Outcome = (work(), None)
-            except BaseException as exc:  # handed to the caller, which raises it
-                outcome = (None, exc)
+            # A call answered before a thread took it (late or cancelled while queued): nobody waits for its work.
+            outcome = None if job.abandoned else _outcome_of(job.work)
             with self._lock:
                 self._idle += 1
-            deliver(outcome)
+            if outcome is not None:
+                job.deliver(outcome)
             job = self._jobs.get()
 
 
@@ -99,14 +124,31 @@ class Executor:
     def __init__(self, budget_seconds: float, threads: WorkerThreads | None = None) -> None:
         self.budget_seconds = budget_seconds
         self.threads = threads or WorkerThreads()
+        self._running: dict[Hashable, asyncio.Future[Any]] = {}
 
-    async def run(self, call: Callable[[RequestContext], T], context: RequestContext) -> T:
+    async def run(
+        self,
+        call: Callable[[RequestContext], T],
+        context: RequestContext,
+        key: Hashable = None,
+        ends: float | None = None,
+    ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
-        next check."""
+        next check (or its watched library call, `Budget.watched`, at its next few hundred interpreter events).
+
+        With a `key`, `cancel(key)` stops the call as its own cancellation would (a request whose cancellation
+        arrives in another exchange: stateless HTTP). `ends` (monotonic) is a budget shared with other calls (an
+        HTTP batch's): the call gets what is left of it, at most its own.
+        """
+        seconds = self.budget_seconds
+        if ends is not None:
+            seconds = min(seconds, ends - time.monotonic())
+            if seconds <= 0:
+                raise out_of_time(self.budget_seconds)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
-        deadline = _Deadline(self.budget_seconds)
-        context.budget.arm(deadline.expired, self.budget_seconds)
+        deadline = _Deadline(seconds)
+        context.budget.arm(deadline.expired, self.budget_seconds, watch)
 
         def deliver(outcome: Outcome) -> None:
             try:
@@ -114,14 +156,59 @@ class Executor:
             except RuntimeError:
                 return  # a closed loop: nobody waits for this answer any more
 
-        late = loop.call_later(self.budget_seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
+        late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
-        self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
+        job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
+        if key is not None:
+            self._running.setdefault(key, answer)
         try:
             return await answer
         finally:
             deadline.stopped = True
             late.cancel()
+            if key is not None and self._running.get(key) is answer:
+                del self._running[key]
+            job.abandoned = True
+
+    def cancel(self, key: Hashable) -> bool:
+        """Stop the running call registered under `key`, if any: it is answered at once (as a call stopped at its
+        budget: nobody waits for its result) and its work ends as an answered call's does."""
+        answer = self._running.pop(key, None)
+        if answer is None or answer.done():
+            return False
+        _settle(answer, None, out_of_time(self.budget_seconds))
+        return True
+
+
+def watch(work: Callable[[], T], expired: Callable[[], bool]) -> T:
+    """`work()`, a library call, with `expired` asked every `WATCH_EVERY` interpreter events inside it; `Expired`
+    unwinds it when time is up. A profile function already installed (a developer's profiler) is left alone: the
+    call then runs unwatched."""
+    if sys.getprofile() is not None:
+        return work()
+    left = WATCH_EVERY
+
+    def check(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal left
+        left -= 1
+        if left <= 0:
+            left = WATCH_EVERY
+            if expired():
+                raise Expired
+
+    sys.setprofile(check)
+    try:
+        return work()
+    finally:
+        left = _QUIET  # no check (and no raise) on the call below, before the profile function is gone
+        sys.setprofile(None)  # CPython has removed it already if it raised
+
+
+def _outcome_of(work: Callable[[], Any]) -> Outcome:
+    try:
+        return (work(), None)
+    except BaseException as exc:  # handed to the caller, which raises it
+        return (None, exc)
 
 
 def _settle(answer: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

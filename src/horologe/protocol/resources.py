@@ -143,7 +143,8 @@ def zone_resource(uri: str, ctx: RequestContext) -> tuple[str, str]:
     facts = tzdb.offset_facts(zone.tz, ctx.now.astimezone(zone.tz))
     transitions: list[dict[str, Any]] = []
     if isinstance(zone.tz, ZoneInfo):
-        start = datetime(first, 1, 1, tzinfo=UTC) - timedelta(days=1)
+        # A day's margin each side, within the calendar (year 1 has no day before it).
+        start = max(datetime(first, 1, 1, tzinfo=UTC) - timedelta(days=1 if first > 1 else 0), _FIRST_INSTANT)
         end = datetime(last, 12, 31, 23, 59, 59, tzinfo=UTC) + timedelta(days=1)
         transitions = [transition_record(t, zone.tz) for t in tzdb.transitions(zone.tz, start, end)]
     body = {
@@ -158,6 +159,9 @@ def zone_resource(uri: str, ctx: RequestContext) -> tuple[str, str]:
         "tzdata_version": tzdb.tzdata_version(),
     }
     return "application/json", json.dumps(body, ensure_ascii=False)
+
+
+_FIRST_INSTANT = datetime(1, 1, 2, tzinfo=UTC)  # a day in, so that any zone's local time is still in year 1
 
 
 def _year(query: dict[str, list[str]], key: str, default: int) -> int:

@@ -105,6 +105,7 @@ def build_server(
         **registered,
     )
     server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
+    server.add_notification_handler("notifications/cancelled", types.CancelledNotificationParams, handlers.cancelled)
     state = StateReader.from_settings(settings) if settings.state.enabled else None
     builder = ContextBuilder(clock, default_zone, settings.i18n.default_language, state, local_memories(settings))
     server.middleware = pipeline([*stages, ContextStage(builder, state, on_language), error_stage])

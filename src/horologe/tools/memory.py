@@ -25,6 +25,10 @@ NOTES: Final[dict[tuple[Where, str], str]] = {
         "does."
     ),
     ("process", "timers"): N_("Timers are kept by this server process and end when it stops."),
+    ("unavailable", "preferences"): N_(
+        "This server cannot use its preferences file on this computer (its log says why), so preferences are not "
+        "kept: pass the values explicitly on each call instead."
+    ),
 }
 
 

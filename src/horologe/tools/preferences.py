@@ -85,13 +85,7 @@ def preferences(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions
     if args.action != "clear" and args.fields is not None:
         raise InvalidArgument(N_("'fields' only goes with action 'clear'."), suggestions=["clear"])
     memory = ctx.memory.preferences
-    values = dict(ctx.preferences)
-    if args.action == "set":
-        values |= changes
-    elif args.action == "clear":
-        values = {} if args.fields is None else {k: v for k, v in values.items() if k not in args.fields}
-    if args.action != "get":
-        _keep(memory, values)
+    values = dict(ctx.preferences) if args.action == "get" else _keep(memory, args, changes)
     return without_nulls(
         preferences=values, stored=kept(memory), kept=memory.where, note=note(ctx, memory, "preferences")
     )
@@ -122,12 +116,20 @@ def _changes(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions) -
     return changes
 
 
-def _keep(memory: Memory, values: dict[str, Any]) -> None:
-    try:
-        if values:
-            memory.set(PREFERENCES_ITEM, values)
+def _keep(memory: Memory, args: PreferencesArgs, changes: dict[str, Any]) -> dict[str, Any]:
+    """Set or clear preferences from what the memory holds now (another process may have changed it since the
+    request began); the preferences in effect afterwards."""
+
+    def change(current: Any) -> dict[str, Any] | None:
+        values = {k: v for k, v in current.items() if k in PREFERENCE_FIELDS} if isinstance(current, dict) else {}
+        if args.action == "set":
+            values |= changes
         else:
-            memory.delete(PREFERENCES_ITEM)
+            values = {} if args.fields is None else {k: v for k, v in values.items() if k not in args.fields}
+        return values or None
+
+    try:
+        return memory.update(PREFERENCES_ITEM, change) or {}
     except StateFull:
         raise InvalidArgument(N_("No more preferences can be kept here; clear some first.")) from None
 

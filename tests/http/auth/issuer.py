@@ -64,6 +64,10 @@ class Issuer:
     jwks_status: int = 200
     delay: float = 0.0
     token_log: list[str] = field(default_factory=list)
+    flood_bytes: int = 0
+    """When set, the JWKS and introspection answers are this many bytes of JSON whitespace, streamed without a
+    Content-Length (a hostile issuer); `flood_sent` counts what the client let through."""
+    flood_sent: int = 0
 
     @property
     def url(self) -> str:
@@ -125,7 +129,23 @@ def serve(issuer: Issuer) -> ThreadingHTTPServer:
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
                 self.wfile.write(data)
 
+        def flood(self) -> bool:
+            if not issuer.flood_bytes:
+                return False
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            chunk = b" " * 65536
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                while issuer.flood_sent < issuer.flood_bytes:
+                    self.wfile.write(chunk)
+                    issuer.flood_sent += len(chunk)
+            self.close_connection = True
+            return True
+
         def do_GET(self) -> None:
+            if self.flood():
+                return
             if self.path != "/jwks":
                 self.answer(404, {"error": "not found"})
                 return
@@ -141,6 +161,8 @@ def serve(issuer: Issuer) -> ThreadingHTTPServer:
                 self.answer(401, {"error": "invalid_client"})
                 return
             issuer.introspections += 1
+            if self.flood():
+                return
             token = form.get("token", [""])[0]
             self.answer(200, issuer.opaque.get(token, {"active": False}))
 

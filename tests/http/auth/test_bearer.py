@@ -75,8 +75,23 @@ def seconds_from_now(offset: int) -> Any:
         ({"aud": None}, "'aud'"),
         ({"iss": "http://127.0.0.1:1"}, "another authorization server"),
         ({"exp": None}, "'exp'"),
+        ({"exp": 10**400}, "'exp' claim is not a time"),
+        ({"exp": float("inf")}, "claims are invalid"),
+        ({"iat": 10**400}, "not valid yet"),
+        ({"nbf": -1}, "'nbf' claim is not a time"),
     ],
-    ids=["expired", "not-yet-valid", "wrong-audience", "no-audience", "wrong-issuer", "no-expiry"],
+    ids=[
+        "expired",
+        "not-yet-valid",
+        "wrong-audience",
+        "no-audience",
+        "wrong-issuer",
+        "no-expiry",
+        "huge-expiry",
+        "infinite-expiry",
+        "huge-issued-at",
+        "negative-not-before",
+    ],
 )
 async def test_bad_claims_are_401_invalid_token(
     app_client: AppClient, issuer: Issuer, claims: dict[str, Any], reason: str
@@ -287,6 +302,14 @@ async def test_an_unreachable_jwks_is_503_and_recovers(app_client: AppClient, is
         up = await client.post("/mcp/tools/call", json=rest_call(), headers=bearer(issuer.token()))
     assert down.status_code == 503 and down.headers["retry-after"] == "5"
     assert up.status_code == 200
+
+
+async def test_a_flooding_jwks_is_read_only_up_to_its_limit(app_client: AppClient, issuer: Issuer):
+    issuer.flood_bytes = 200 * 1024 * 1024
+    async with app_client() as client:
+        response = await client.post("/mcp/tools/call", json=rest_call(), headers=bearer(issuer.token()))
+    assert response.status_code == 503
+    assert issuer.flood_sent < 50 * 1024 * 1024  # the limit (512 KiB) and the sockets' buffers, not the whole answer
 
 
 async def test_a_slow_jwks_is_bounded_by_the_http_timeout(app_client: AppClient, issuer: Issuer):

@@ -51,6 +51,9 @@ async def test_revocation_shows_once_the_short_cache_lapses(app_client: AppClien
         ({"aud": None}, "audience"),
         ({"iss": "https://evil.example"}, "another authorization server"),
         ({"exp": int(time.time()) - 600}, "expired"),
+        ({"exp": 10**400}, "'exp' claim is not a time"),
+        ({"nbf": float("inf")}, "'nbf' claim is not a time"),
+        ({"iat": float("nan")}, "'iat' claim is not a time"),
     ],
 )
 async def test_foreign_or_expired_opaque_tokens_are_401(app_client: AppClient, issuer: Issuer, claims, reason):
@@ -83,3 +86,11 @@ async def test_jwts_and_opaque_tokens_side_by_side(app_client: AppClient, issuer
         opaque = await client.post("/mcp/tools/call", json=CALL, headers=bearer(issuer.opaque_token(scope="x")))
     assert jwt.status_code == 200 and opaque.status_code == 403
     assert RESOURCE in opaque.headers["www-authenticate"] or "resource_metadata" in opaque.headers["www-authenticate"]
+
+
+async def test_a_flooding_introspection_endpoint_is_read_only_up_to_the_limit(app_client: AppClient, issuer: Issuer):
+    issuer.flood_bytes = 200 * 1024 * 1024
+    async with app_client(introspection_only(issuer)) as client:
+        response = await client.post("/mcp/tools/call", json=CALL, headers=bearer(issuer.opaque_token()))
+    assert response.status_code == 503
+    assert issuer.flood_sent < 50 * 1024 * 1024  # the limit (64 KiB) and the sockets' buffers, not the whole answer

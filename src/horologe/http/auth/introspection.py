@@ -14,6 +14,7 @@ import httpx2
 from mcp.server.auth.provider import AccessToken
 
 from horologe.clock import Clock, SystemClock
+from horologe.http.auth.fetch import TooLarge, limited_body
 from horologe.http.auth.tokens import TokenCache, TokenRejected, VerifierUnavailable, access_token, audience_matches
 from horologe.http.auth.tokens import check_times as check_token_times
 
@@ -67,8 +68,11 @@ class IntrospectionVerifier:
     async def _introspect(self, token: str) -> dict[str, Any]:
         self.calls += 1
         try:
-            response = await self.client.post(
+            status, body = await limited_body(
+                self.client,
+                "POST",
                 self.endpoint,
+                MAX_RESPONSE_BYTES,
                 data={"token": token, "token_type_hint": "access_token"},
                 auth=self.auth,
                 headers={"Accept": "application/json"},
@@ -76,11 +80,14 @@ class IntrospectionVerifier:
         except httpx2.HTTPError as exc:
             logger.warning("introspection endpoint %s unreachable: %s", self.endpoint, type(exc).__name__)
             raise VerifierUnavailable("The authorization server could not be reached.") from None
-        if response.status_code != 200 or len(response.content) > MAX_RESPONSE_BYTES:
-            logger.warning("introspection endpoint %s answered HTTP %d", self.endpoint, response.status_code)
+        except TooLarge:
+            logger.warning("introspection endpoint %s answered more than %d bytes", self.endpoint, MAX_RESPONSE_BYTES)
+            raise VerifierUnavailable("The authorization server did not answer the introspection request.") from None
+        if status != 200:
+            logger.warning("introspection endpoint %s answered HTTP %d", self.endpoint, status)
             raise VerifierUnavailable("The authorization server did not answer the introspection request.")
         try:
-            claims = json.loads(response.content)
+            claims = json.loads(body)
         except ValueError:
             claims = None
         if not isinstance(claims, dict):

@@ -19,6 +19,7 @@ import jwt
 from mcp.server.auth.provider import AccessToken
 
 from horologe.clock import Clock, SystemClock
+from horologe.http.auth.fetch import limited_body
 from horologe.http.auth.tokens import (
     TokenCache,
     TokenRejected,
@@ -94,12 +95,12 @@ class JWKSCache:
                 logger.warning("could not refresh the JWKS from %s: %s", self.url, type(exc).__name__)
 
     async def _fetch(self) -> list[SigningKey]:
-        response = await self.client.get(self.url, headers={"Accept": "application/json"})
-        if response.status_code != 200:
-            raise ValueError(f"JWKS answered HTTP {response.status_code}")
-        if len(response.content) > MAX_JWKS_BYTES:
-            raise ValueError("JWKS larger than 512 KiB")
-        document = json.loads(response.content)
+        status, body = await limited_body(
+            self.client, "GET", self.url, MAX_JWKS_BYTES, headers={"Accept": "application/json"}
+        )
+        if status != 200:
+            raise ValueError(f"JWKS answered HTTP {status}")
+        document = json.loads(body)
         if not isinstance(document, dict) or not isinstance(document.get("keys"), list):
             raise ValueError("JWKS is not an object with a 'keys' list")
         keys = []

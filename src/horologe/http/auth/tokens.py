@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from mcp.server.auth.provider import AccessToken
@@ -78,13 +78,27 @@ def access_token(token: str, claims: dict[str, Any], resource: str) -> AccessTok
     )
 
 
+LATEST_SECONDS: Final = 253_402_300_799
+"""9999-12-31T23:59:59Z: a time claim past it (or before 1970, or not finite) is refused, never computed with."""
+
+
 def check_times(claims: dict[str, Any], now: float, skew: float) -> None:
-    """`exp` and `nbf` against the clock, with `skew` seconds of tolerance; raises TokenRejected."""
+    """`exp`, `nbf` and `iat` are times in range, and `exp`/`nbf` hold against the clock with `skew` seconds of
+    tolerance; raises TokenRejected."""
     expires, not_before = claims.get("exp"), claims.get("nbf")
-    if expires is not None and (not isinstance(expires, int | float) or expires + skew <= now):
+    for name in ("exp", "nbf", "iat"):
+        value = claims.get(name)
+        if value is not None and not _seconds(value):
+            raise TokenRejected(f"The access token's '{name}' claim is not a time in seconds between 1970 and 9999.")
+    if expires is not None and expires + skew <= now:
         raise TokenRejected("The access token expired.")
-    if not_before is not None and (not isinstance(not_before, int | float) or not_before - skew > now):
+    if not_before is not None and not_before - skew > now:
         raise TokenRejected("The access token is not valid yet.")
+
+
+def _seconds(value: object) -> bool:
+    """Whether a claim is a number of seconds between 1970 and 9999 (not a boolean, not infinite or NaN)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= LATEST_SECONDS
 
 
 class TokenCache:
