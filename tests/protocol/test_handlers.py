@@ -21,7 +21,7 @@ from horologe.context import RequestContext
 from horologe.protocol.server import build_server
 from horologe.tools import registry as catalog
 from tests.calls import error_of, structured
-from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS, connect
+from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS, connect, horologe_server
 from tests.protocol.test_language import prefer
 
 pytestmark = pytest.mark.anyio
@@ -440,7 +440,7 @@ async def test_a_call_the_client_abandons_stops_its_work_and_the_connection_keep
     patient = settings.model_copy(update={"execution": settings.execution.model_copy(update={"budget_seconds": 120})})
     async with AsyncExitStack() as stack:
         stack.callback(released.set)  # whatever the outcome, no thread of this test outlives it
-        client = await connect(build_server(patient, FixedClock(FIXED_NOW)), patient, cell, stack)
+        client = await connect(horologe_server(patient), patient, cell, stack)
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(client.call_tool, "get_timezone_info", {"timezone": "UTC"})
             assert await anyio.to_thread.run_sync(started.wait, 30)

@@ -33,6 +33,7 @@ from horologe.core import tzdb
 from horologe.http.access_log import AccessLog
 from horologe.http.batch import Batches
 from horologe.http.body import BodyBudget
+from horologe.http.calls import batch_deadline, caller_key
 from horologe.http.connection import CLOSING_STATE_KEY
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
 from horologe.http.language import record_language
@@ -67,7 +68,14 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     metrics = Metrics()
     tools = selected_tools(settings.capabilities.toolsets, settings.server.transport)
     if server is None:
-        server = build_server(settings, clock or SystemClock(), metrics.stage, on_language=record_language)
+        server = build_server(
+            settings,
+            clock or SystemClock(),
+            metrics.stage,
+            on_language=record_language,
+            caller=caller_key,
+            batch_deadline=batch_deadline,
+        )
     else:
         server.middleware.insert(0, metrics.stage)
     # Our guard checks Host and Origin on every user route; the SDK's own check would only repeat it on /mcp.

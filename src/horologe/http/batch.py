@@ -29,10 +29,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.core.messages import N_, msg
 from horologe.http.asgi import header, refuse, replay, respond
+from horologe.http.calls import BATCH_DEADLINE_KEY
 from horologe.http.errors import BatchAnswerTooLarge, RequestTimedOut, http_answer
 from horologe.http.request import FACTS_KEY, facts_of, read_facts
 from horologe.protocol.errors import InvalidRequest, RequestError
-from horologe.protocol.execution import BATCH_DEADLINE_KEY
 from horologe.wire import BATCH_VERSION, NOT_AN_OBJECT, batch_members, normalize_request
 
 MAX_ANSWER_BYTES: Final = 1024 * 1024

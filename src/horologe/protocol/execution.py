@@ -46,8 +46,6 @@ GRACE_SECONDS: Final = 0.25
 """How long past the deadline the event loop waits for the worker to stop at its own check (with its own words)."""
 MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
-BATCH_DEADLINE_KEY: Final = "horologe.batch_deadline"
-"""Where an HTTP batch leaves, in each message's scope state, when its shared tool budget ends (monotonic clock)."""
 WATCH_EVERY: Final = 256
 """Profile events between two checks inside a watched library call (bench/bounds.py --only watch)."""
 _QUIET: Final = sys.maxsize

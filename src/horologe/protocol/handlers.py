@@ -8,9 +8,8 @@ model can act on; everything else raised here is answered by the pipeline's erro
 from __future__ import annotations
 
 import difflib
-import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from typing import Any, Final
 
@@ -35,7 +34,7 @@ from horologe.protocol.errors import (
     arguments_error,
     tool_error,
 )
-from horologe.protocol.execution import BATCH_DEADLINE_KEY, Executor
+from horologe.protocol.execution import Executor
 from horologe.protocol.listing import localized_entries, one_page, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
@@ -43,6 +42,11 @@ from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.wire import CONTEXT_REPORT_META
 
 Ctx = ServerRequestContext[Any, Any]
+CallerKey = Callable[[Ctx, "types.RequestId | None"], Hashable | None]
+"""Who made a request, as far as a later cancellation in another exchange can tell (the HTTP edge's; None: the
+SDK's session cancels)."""
+BatchDeadline = Callable[[Ctx], float | None]
+"""When the shared tool budget of the batch a request belongs to ends (monotonic clock; the HTTP edge's)."""
 _OFF_CALENDAR: Final = re.compile(r"out of range|magnitude|too large")
 
 # Tools that report progress when asked (SEP-414 progressToken): (starting, finished, result count field).
@@ -110,8 +114,12 @@ class Handlers:
         tools: tuple[ToolSpec, ...],
         translate_descriptions: bool = False,
         default_zone: str = "UTC",
+        caller: CallerKey | None = None,
+        batch_deadline: BatchDeadline | None = None,
     ) -> None:
         self.executor = executor
+        self.caller = caller
+        self.batch_deadline = batch_deadline
         self.options = options
         self.tools = tools
         self.offered: dict[str, ToolSpec] = {spec.name: spec for spec in tools}
@@ -148,8 +156,8 @@ class Handlers:
                 return await self.executor.run(
                     lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options),
                     context,
-                    caller_key(ctx, ctx.request_id),
-                    batch_deadline(ctx),
+                    self.caller(ctx, ctx.request_id) if self.caller else None,
+                    self.batch_deadline(ctx) if self.batch_deadline else None,
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
                 return ToolFailure(exc)
@@ -224,34 +232,9 @@ class Handlers:
     async def cancelled(self, ctx: Ctx, params: types.CancelledNotificationParams) -> None:
         """`notifications/cancelled` that arrived over HTTP in an exchange of its own (stateless HTTP: the SDK has no
         session that knows the call): stop the same caller's call with that id."""
-        key = caller_key(ctx, params.request_id)
+        key = self.caller(ctx, params.request_id) if self.caller else None
         if key is not None:
             self.executor.cancel(key)
 
     def _tag(self, ctx: Ctx) -> str:
         return context_of(ctx).language.tag
-
-
-def batch_deadline(ctx: Ctx) -> float | None:
-    """When the tool budget of the HTTP batch this request belongs to ends, if it belongs to one."""
-    scope = getattr(ctx.request, "scope", None)
-    state = scope.get("state") if isinstance(scope, Mapping) else None
-    ends = state.get(BATCH_DEADLINE_KEY) if isinstance(state, Mapping) else None
-    return ends if isinstance(ends, float) else None
-
-
-def caller_key(ctx: Ctx, request_id: types.RequestId | None) -> tuple[object, ...] | None:
-    """Who made an HTTP request, as far as a later cancellation can tell: the peer address, a digest of its
-    credentials and its session (if any), with the request id. None off HTTP, where the SDK's session cancels.
-
-    Anonymous callers behind one address share ids: one of them can stop another's call with a guessed id, no
-    more than it could by using the server itself; with tokens, only the token's holder can.
-    """
-    scope = getattr(ctx.request, "scope", None)
-    if request_id is None or not isinstance(scope, Mapping) or scope.get("type") != "http":
-        return None
-    headers = dict(scope.get("headers") or ())
-    credentials = hashlib.sha256(headers.get(b"authorization", b"")).digest()
-    client = scope.get("client")
-    peer = client[0] if isinstance(client, tuple | list) and client else None
-    return (peer, credentials, headers.get(b"mcp-session-id"), request_id)

@@ -20,7 +20,7 @@ from horologe.memory import LocalMemories
 from horologe.places import gazetteer
 from horologe.protocol.context import ContextBuilder
 from horologe.protocol.execution import Executor
-from horologe.protocol.handlers import Handlers
+from horologe.protocol.handlers import BatchDeadline, CallerKey, Handlers
 from horologe.protocol.pipeline import ContextStage, LanguageObserver, error_stage
 from horologe.protocol.state import StateReader
 from horologe.protocol.tracing import tracing_stage
@@ -67,10 +67,17 @@ def instructions(default_zone: ResolvedZone, settings: Settings) -> str:
 
 
 def build_server(
-    settings: Settings, clock: Clock, *stages: ServerMiddleware[Any], on_language: LanguageObserver | None = None
+    settings: Settings,
+    clock: Clock,
+    *stages: ServerMiddleware[Any],
+    on_language: LanguageObserver | None = None,
+    caller: CallerKey | None = None,
+    batch_deadline: BatchDeadline | None = None,
 ) -> Server[Any]:
     """An SDK `Server` with horologe's handlers and pipeline; `stages` (e.g. metrics) wrap the pipeline, and
-    `on_language` is told each request's answer language (the HTTP edge's observers, as the metrics stage is)."""
+    `on_language` is told each request's answer language (the HTTP edge's observers, as the metrics stage is);
+    `caller` and `batch_deadline` are what the HTTP edge reads of a call's request (who made it, for a cancellation
+    in another exchange; when its batch's shared budget ends)."""
     transport = settings.server.transport
     default_zone = default_zone_from(settings)
     handlers = Handlers(
@@ -79,6 +86,8 @@ def build_server(
         selected_tools(settings.capabilities.toolsets, transport),
         settings.i18n.translate_descriptions,
         default_zone.key,
+        caller,
+        batch_deadline,
     )
     caps = settings.capabilities
     registered: dict[str, Any] = {"on_completion": handlers.complete}
