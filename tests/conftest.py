@@ -30,9 +30,7 @@ from mcp.server.lowlevel.server import Server
 
 from horologe.clock import FixedClock
 from horologe.config import Settings, load_settings
-from horologe.http.app import create_app
-from horologe.http.calls import batch_deadline, caller_key
-from horologe.protocol.server import build_server
+from horologe.http.app import create_app, http_server
 from horologe.tools.reading import warm
 from tests.asgi import running
 from tests.stdio_pipe import PipeTransport
@@ -101,9 +99,8 @@ def warmed() -> None:
 
 
 def horologe_server(settings: Settings) -> Server[Any]:
-    """horologe's server at the fixed now, told what HTTP reads of a call (as `create_app` tells its own), so one
-    server serves every cell: off HTTP those readers find nothing."""
-    return build_server(settings, FixedClock(FIXED_NOW), caller=caller_key, batch_deadline=batch_deadline)
+    """horologe's server at the fixed now, as the HTTP edge builds it, so one server serves every cell."""
+    return http_server(settings, FixedClock(FIXED_NOW))
 
 
 @pytest.fixture

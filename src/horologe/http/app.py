@@ -17,6 +17,7 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from mcp.server.context import ServerMiddleware
 from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
@@ -57,6 +58,14 @@ from horologe.protocol.server import build_server
 from horologe.tools.registry import selected_tools
 
 
+def http_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any]) -> Server[Any]:
+    """horologe's MCP server as the HTTP edge runs it: told each answer's language and what HTTP reads of a call
+    (its caller, its batch's deadline); off HTTP these readers find nothing."""
+    return build_server(
+        settings, clock, *stages, on_language=record_language, caller=caller_key, batch_deadline=batch_deadline
+    )
+
+
 def create_app(settings: Settings, clock: Clock | None = None, server: Server[Any] | None = None) -> Starlette:
     """The ASGI application for these settings.
 
@@ -68,14 +77,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     metrics = Metrics()
     tools = selected_tools(settings.capabilities.toolsets, settings.server.transport)
     if server is None:
-        server = build_server(
-            settings,
-            clock or SystemClock(),
-            metrics.stage,
-            on_language=record_language,
-            caller=caller_key,
-            batch_deadline=batch_deadline,
-        )
+        server = http_server(settings, clock or SystemClock(), metrics.stage)
     else:
         server.middleware.insert(0, metrics.stage)
     # Our guard checks Host and Origin on every user route; the SDK's own check would only repeat it on /mcp.
