@@ -23,6 +23,7 @@ from horologe.config import Settings
 from horologe.core.weekdays import DAY_NAMES
 from horologe.protocol.server import build_server
 from horologe.state import SigningKeys, StateCodec
+from horologe.tools.spec import ToolSpec
 from horologe.wire import STATE_KEYS
 from horologe.wire import STATE_REPORT_META as STATE_REPORT_META_KEY
 from tests.calls import first_text, request_meta
@@ -459,3 +460,21 @@ async def test_a_hundred_unknown_meta_keys_are_ignored_on_every_path(
         resources = (await client.list_resources(meta=odd_meta())).resources
         assert (await client.read_resource(resources[0].uri, meta=odd_meta())).contents
         assert (await client.list_prompts(meta=odd_meta())).prompts
+
+
+async def test_only_tools_that_write_nothing_may_run_on_the_event_loop(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A call that outgrows its slice of the event loop runs again from the start: one that writes must not.
+    on_the_loop: dict[str, bool] = {}
+    call = ToolSpec.call
+
+    def noted(spec: ToolSpec, arguments: Any, context: Any, options: Any) -> dict[str, Any]:
+        on_the_loop[spec.name] = threading.current_thread() is threading.main_thread()
+        return call(spec, arguments, context, options)
+
+    monkeypatch.setattr(ToolSpec, "call", noted)
+    await structured(client, "get_current_time", {})
+    await structured(client, "preferences", preferences("set", timezone="Europe/Vienna"))
+    await structured(client, "timer", {"action": "start", "label": "tea"})
+    assert on_the_loop == {"get_current_time": True, "preferences": False, "timer": False}

@@ -36,6 +36,7 @@ from horologe.http.batch import Batches
 from horologe.http.body import BodyBudget
 from horologe.http.calls import batch_deadline, caller_key
 from horologe.http.connection import CLOSING_STATE_KEY
+from horologe.http.direct import DirectServing
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
 from horologe.http.language import record_language
 from horologe.http.mcp import MCPEndpoint
@@ -94,6 +95,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         )
         for json_response in ((False,) if http.stateful else (True, False))
     ]
+    # Stateless, a single request answered in JSON is served in its own task (horologe.http.direct).
+    direct = None if http.stateful else DirectServing(server)
     edge, closers, public = _edge(settings, policy, metrics, clock)
 
     @contextlib.asynccontextmanager
@@ -103,6 +106,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
                 stack.push_async_callback(close)
             for manager in managers:
                 await stack.enter_async_context(manager.run())
+            if direct is not None:
+                await stack.enter_async_context(direct.run())
             yield {CLOSING_STATE_KEY: asyncio.Event()}  # every request's state shares it; see http/streams.py
 
     async def healthz(request: Request) -> Response:
@@ -124,7 +129,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         return JSONResponse(openapi_document(tools))
 
     endpoints = Endpoints(
-        mcp=MCPEndpoint(managers[0], managers[-1], http.stateful),
+        mcp=MCPEndpoint(managers[0], managers[-1], http.stateful, direct),
         rest=lambda method: rest_endpoint(server, method),
         capabilities=capabilities_endpoint(server, tools),
         openapi=openapi,

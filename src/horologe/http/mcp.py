@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.types import Message, Receive, Scope, Send
 
 from horologe.http.asgi import header, refuse
+from horologe.http.direct import DirectServing
 from horologe.http.errors import MethodNotAllowed, NotAcceptable
 from horologe.http.request import RequestFacts, facts_of
 from horologe.http.streams import held_stream, primed
@@ -28,11 +29,16 @@ class MCPEndpoint:
     so progress notifications are never silently dropped."""
 
     def __init__(
-        self, json_manager: StreamableHTTPSessionManager, sse_manager: StreamableHTTPSessionManager, stateful: bool
+        self,
+        json_manager: StreamableHTTPSessionManager,
+        sse_manager: StreamableHTTPSessionManager,
+        stateful: bool,
+        direct: DirectServing | None = None,
     ) -> None:
         self.json_manager = json_manager
         self.sse_manager = sse_manager
         self.stateful = stateful
+        self.direct = direct
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["method"] == "GET":
@@ -44,6 +50,11 @@ class MCPEndpoint:
             return
         facts = facts_of(scope)
         streamed = facts is not None and facts.wants_progress
+        if self.direct is not None and not streamed and not self.stateful:
+            taken = self.direct.takes(scope, facts)
+            if taken is not None:
+                await self.direct.answer(scope, taken, send)
+                return
         manager = self.sse_manager if streamed else self.json_manager
         settled = _settled(send, scope, facts, streamed or self.stateful)
         await manager.handle_request(scope, receive, primed(settled, _protocol_version(scope, facts)))

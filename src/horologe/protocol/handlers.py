@@ -148,6 +148,7 @@ class Handlers:
         context = context_of(ctx)
         language = context.language
         progress = PROGRESS_MESSAGES.get(params.name)
+        spec = self.offered.get(params.name)
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
 
@@ -158,6 +159,7 @@ class Handlers:
                     context,
                     self.caller(ctx, ctx.request_id) if self.caller else None,
                     self.batch_deadline(ctx) if self.batch_deadline else None,
+                    restartable=spec is None or spec.read_only,
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
                 return ToolFailure(exc)

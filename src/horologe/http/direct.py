@@ -1,0 +1,209 @@
+"""A stateless POST answered in JSON, served in the request's own task with the SDK's kernel and the SDK's answer.
+
+The SDK serves a stateless POST of the 2025 revisions by building a session for it: a transport, memory streams, a
+JSON-RPC dispatcher and a server task in its task group, torn down again after one answer (about 400 µs of the
+SDK's 620 per call on this machine, bench/asgi_cost.py). A 2026-07-28 POST it serves in the request's task, but
+re-reads and re-parses the body our body guard already parsed, builds a Starlette request and response, and
+validates the envelope the era guard has checked. `DirectServing` serves both with what the SDK's own paths call: its
+kernel (`serve_one`: the server's middleware stages, handlers, the result's validation and serialisation), its
+envelope ladder (`classify_inbound_request`) and `Mcp-Param` check for 2026-07-28, and each era's answer
+conventions: 2025, one JSON-RPC response with status 200 even for an error, `exclude_unset` serialisation, the
+dispatcher's code 0 for an exception no stage mapped; 2026-07-28, the error table's HTTP status, `exclude_none`
+serialisation, -32603 for an unmapped exception.
+
+It takes only a single request (a batch's members one by one; never a notification, a response or `initialize`)
+that the SDK would serve as is: a JSON `Content-Type`, an `Accept` naming JSON, an envelope that validates, no
+header the SDK would refuse. Everything else is the SDK's to answer, unchanged (`MCPEndpoint` passes it on).
+tests/http/test_direct.py holds the two paths to the same bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from mcp.server.connection import Connection
+from mcp.server.lowlevel.server import Server
+from mcp.server.runner import modern_error_data, serve_one
+from mcp.server.streamable_http import check_accept_headers
+from mcp.shared.dispatcher import CallOptions
+from mcp.shared.exceptions import NoBackChannelError
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    MCP_PARAM_HEADER_PREFIX,
+    InboundLadderRejection,
+    InboundModernRoute,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+    validate_mcp_param_headers,
+)
+from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
+from mcp.shared.message import MessageMetadata, ServerMessageMetadata
+from mcp.shared.transport_context import TransportContext
+from mcp_types import (
+    DEFAULT_NEGOTIATED_VERSION,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    RequestId,
+)
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+from starlette.requests import Request
+from starlette.types import Scope, Send
+
+from horologe.http.asgi import header, respond
+from horologe.http.request import RequestFacts
+
+logger = logging.getLogger("horologe.http")
+
+_TRANSPORT = TransportContext(kind="streamable-http", can_send_request=False)
+MCP_PARAM_PREFIX = MCP_PARAM_HEADER_PREFIX.lower()
+
+
+@dataclass
+class _OneRequest:
+    """The dispatch context of one request that has no channel back to its client: what the SDK's dispatcher gives
+    a stateless JSON-answered request (notifications have no wire to travel on; server requests are refused)."""
+
+    request_id: RequestId
+    message_metadata: MessageMetadata
+    transport: TransportContext = _TRANSPORT
+    cancel_requested: anyio.Event = field(default_factory=anyio.Event)
+    can_send_request: bool = False
+
+    async def send_raw_request(
+        self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None
+    ) -> dict[str, Any]:
+        raise NoBackChannelError(method)
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None) -> None:
+        return None
+
+    async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """A request served directly: the message, the revision it speaks, and for 2026-07-28 its envelope and the
+    HTTP request the SDK hands its handlers."""
+
+    message: JSONRPCRequest
+    version: str
+    envelope: InboundModernRoute | None = None
+    request: Request | None = None
+
+
+class DirectServing:
+    """Serves the stateless JSON-answered requests of one MCP server in the request's own task."""
+
+    def __init__(self, server: Server[Any]) -> None:
+        self.server = server
+        self._state: Any = None
+
+    @contextlib.asynccontextmanager
+    async def run(self) -> AsyncIterator[None]:
+        """Hold the server's lifespan while the app serves (the SDK's session manager holds its own the same way)."""
+        async with self.server.lifespan(self.server) as state:
+            self._state = state
+            try:
+                yield
+            finally:
+                self._state = None
+
+    def takes(self, scope: Scope, facts: RequestFacts | None) -> Taken | None:
+        """The request, when it is served directly exactly as the SDK would; else None (the SDK answers it)."""
+        if self._state is None or facts is None or not isinstance(facts.payload, dict) or "id" not in facts.payload:
+            return None
+        content_type = header(scope, b"content-type")
+        if content_type is None or content_type.split(";")[0].strip() != "application/json":
+            return None
+        request = Request(scope)
+        if not check_accept_headers(request)[0]:
+            return None
+        try:
+            message = JSONRPCRequest.model_validate(facts.payload, by_name=False)
+        except ValidationError:
+            return None
+        version = header(scope, b"mcp-protocol-version")
+        if version is None or version in HANDSHAKE_PROTOCOL_VERSIONS:
+            if message.method == "initialize":
+                return None
+            return Taken(message, version or DEFAULT_NEGOTIATED_VERSION)
+        if message.method == "subscriptions/listen" or find_duplicated_routing_header(request.headers.items()):
+            return None
+        envelope = classify_inbound_request(facts.payload, headers=dict(request.headers))
+        if isinstance(envelope, InboundLadderRejection) or not self._headers_agree(message, request):
+            return None
+        return Taken(message, envelope.protocol_version, envelope, request)
+
+    def _headers_agree(self, message: JSONRPCRequest, request: Request) -> bool:
+        """Whether a 2026-07-28 `tools/call` passes the SDK's `Mcp-Param` check (its tool's schema against the
+        headers); a server without a schema lookup is left to the SDK, which lists its tools to find one."""
+        if message.method != "tools/call":
+            return True
+        lookup = self.server.get_tool_input_schema
+        params = message.params or {}
+        name, arguments = params.get("name"), params.get("arguments")
+        if lookup is None or not isinstance(name, str) or not isinstance(arguments, Mapping | None):
+            return lookup is not None
+        if not arguments and not any(key.startswith(MCP_PARAM_PREFIX) for key in request.headers):
+            return True
+        try:
+            schema = lookup(name)
+        except Exception:
+            return False
+        return schema is None or validate_mcp_param_headers(schema, arguments or {}, request.headers) is None
+
+    async def answer(self, scope: Scope, taken: Taken, send: Send) -> None:
+        """Run the request through the server and send its JSON-RPC answer, as its era's SDK path would."""
+        message = taken.message
+        if taken.envelope is None:
+            context = _OneRequest(message.id, ServerMessageMetadata(request_context=Request(scope)))
+            connection = Connection.from_envelope(taken.version, None, None)
+        else:
+            assert taken.request is not None
+            context = _OneRequest(
+                message.id,
+                ServerMessageMetadata(request_context=taken.request),
+                TransportContext(kind="streamable-http", can_send_request=False, headers=taken.request.headers),
+            )
+            envelope = taken.envelope
+            connection = Connection.from_envelope(
+                envelope.protocol_version, envelope.client_info, envelope.client_capabilities
+            )
+        try:
+            result = await serve_one(
+                self.server, context, message.method, message.params, connection=connection, lifespan_state=self._state
+            )
+        except Exception as exc:
+            if taken.envelope is not None:
+                await _modern_answer(send, JSONRPCError(jsonrpc="2.0", id=message.id, error=modern_error_data(exc)))
+                return
+            error = handler_exception_to_error_data(exc)
+            if error is None:
+                logger.exception("handler for %r raised", message.method)
+                error = ErrorData(code=0, message=str(exc))  # what the SDK's dispatcher answers
+            await _handshake_answer(send, JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+            return
+        answer = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
+        await (_handshake_answer if taken.envelope is None else _modern_answer)(send, answer)
+
+
+async def _handshake_answer(send: Send, message: JSONRPCResponse | JSONRPCError) -> None:
+    """The 2025 transport's JSON answer: status 200 whatever it says."""
+    await respond(send, 200, message.model_dump_json(by_alias=True, exclude_unset=True).encode())
+
+
+async def _modern_answer(send: Send, message: JSONRPCResponse | JSONRPCError) -> None:
+    """The 2026-07-28 answer: an error's status from the SDK's table."""
+    status = ERROR_CODE_HTTP_STATUS.get(message.error.code, 200) if isinstance(message, JSONRPCError) else 200
+    body = message.model_dump(mode="json", by_alias=True, exclude_none=True)
+    await respond(send, status, json.dumps(body, separators=(",", ":")).encode())
