@@ -224,7 +224,7 @@ def _serve(settings: Settings) -> int:
     settle_after_startup()
     if sys.stdin is not None and sys.stdin.isatty():
         print(WAITING_ON_A_TERMINAL, file=sys.stderr)
-    warm_in_background()
+    warm_in_background(then=settle_after_startup)
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:

@@ -169,7 +169,7 @@ async def test_a_call_cancelled_by_its_key_is_answered_at_once_and_stops() -> No
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(cancel_soon)
         with pytest.raises(OutOfTime):
-            await executor.run(lambda context: busy(context, stopped), fresh(), key)
+            await executor.run(lambda context: busy(context, stopped), fresh(), lambda: key)
     assert await anyio.to_thread.run_sync(stopped.wait, 10)
     assert not executor.cancel(key)  # nothing left under that key
 

@@ -3,6 +3,7 @@ every tool, and results that say how they read them (fixed clock: Sunday 2026-11
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -136,6 +137,8 @@ def test_warming_compiles_every_table_and_loads_the_data_a_first_phrase_needs() 
     from horologe.core.relative_lang import LANGUAGES
     from horologe.tools.reading import warm_in_background
 
-    warm_in_background().join(timeout=120)
+    settled = threading.Event()
+    warm_in_background(then=settled.set).join(timeout=120)
+    assert settled.is_set()  # what comes after warming (the entry points settle the heap) ran once it was done
     assert relative_grammar._table.cache_info().currsize >= len(LANGUAGES) * len(relative_grammar.TABLES)
     assert holiday_names._codes.cache_info().currsize == 1

@@ -82,7 +82,7 @@ def serve_http(settings: Settings) -> None:
 
         app = create_app(settings)
         settle_after_startup()
-        warm_in_background()
+        warm_in_background(then=settle_after_startup)
         server = DrainingServer(DeadlineConfig(app, **options))
         server.run(sockets=[sock])
         if not server.started:
@@ -157,5 +157,5 @@ def app_from_environment() -> Starlette:
     configure_logging(settings.logging.level, "json")  # a spawned worker starts with no logging configured
     app = create_app(settings)
     settle_after_startup()  # each worker is its own serving process
-    warm_in_background()
+    warm_in_background(then=settle_after_startup)
     return app

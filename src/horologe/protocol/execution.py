@@ -157,14 +157,14 @@ class Executor:
         self,
         call: Callable[[RequestContext], T],
         context: RequestContext,
-        key: Hashable = None,
+        key_of: Callable[[], Hashable] | None = None,
         ends: float | None = None,
         restartable: bool = False,
     ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
         next check (or its watched library call, `Budget.watched`, at its next few hundred interpreter events).
 
-        With a `key`, `cancel(key)` stops the call as its own cancellation would (a request whose cancellation
+        With `key_of`, `cancel(key_of())` stops the call as its own cancellation would (a request whose cancellation
         arrives in another exchange: stateless HTTP). `ends` (monotonic) is a budget shared with other calls (an
         HTTP batch's): the call gets what is left of it, at most its own. A `restartable` call (one that may run again
         from the start) first runs on the event loop for at most `INLINE_SECONDS`.
@@ -196,6 +196,7 @@ class Executor:
         late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
         job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
+        key = key_of() if key_of is not None else None  # only now: a call done inline cannot be cancelled
         if key is not None:
             self._running.setdefault(key, answer)
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Hashable, Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final
 
 import mcp_types as types
@@ -157,7 +157,7 @@ class Handlers:
                 return await self.executor.run(
                     lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options),
                     context,
-                    self.caller(ctx, ctx.request_id) if self.caller else None,
+                    partial(self.caller, ctx, ctx.request_id) if self.caller else None,
                     self.batch_deadline(ctx) if self.batch_deadline else None,
                     restartable=spec is None or spec.read_only,
                 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -249,8 +250,15 @@ def warm() -> None:
         resolve_zone("Europe/Viena", places=gazetteer())
 
 
-def warm_in_background() -> threading.Thread:
-    """`warm` in a daemon thread, so a server is ready at once (a serving process's entry point calls it)."""
-    thread = threading.Thread(target=warm, name="horologe-warm", daemon=True)
+def warm_in_background(then: Callable[[], None] | None = None) -> threading.Thread:
+    """`warm` in a daemon thread, so a server is ready at once (a serving process's entry point calls it), then
+    `then` (the entry points settle the heap again: what warming built lives as long as the process)."""
+
+    def warm_then() -> None:
+        warm()
+        if then is not None:
+            then()
+
+    thread = threading.Thread(target=warm_then, name="horologe-warm", daemon=True)
     thread.start()
     return thread
