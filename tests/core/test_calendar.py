@@ -13,7 +13,9 @@ from horologe.core.calendar import (
     count_business_days,
     holiday_calendar,
     holidays_in_year,
+    language_tag,
     parse_weekend,
+    written_as,
 )
 from horologe.core.errors import InvalidArgument
 
@@ -49,6 +51,31 @@ def test_holiday_names_come_in_the_requested_language_when_available() -> None:
     assert holidays_in_year(calendar, 2025)[0].names == ("Neujahr",)
     assert holiday_calendar("AT").language == "en_US"
     assert holiday_calendar("AT", language="xx").language == "en_US"
+
+
+def test_a_chinese_variant_is_matched_by_script_before_any_other_variant() -> None:
+    assert holiday_calendar("CN", language="zh-Hant").language == "zh_TW"
+    assert holiday_calendar("HK", language="zh-TW").language == "zh_HK"
+    assert holiday_calendar("MO", language="zh").language == "zh_CN"  # bare 'zh' is written in Simplified
+    assert holiday_calendar("RU", language="zh-TW").language == "zh_CN"  # another script only when none matches
+
+
+@pytest.mark.parametrize(
+    ("tag", "written", "reported"),
+    [
+        ("zh_TW", ("zh", "Hant"), "zh-Hant-TW"),
+        ("zh_HK", ("zh", "Hant"), "zh-Hant-HK"),
+        ("zh_CN", ("zh", "Hans"), "zh-Hans-CN"),
+        ("zh-hans", ("zh", "Hans"), "zh-hans"),
+        ("en_US", ("en", "Latn"), "en-US"),
+        ("th", ("th", "Thai"), "th"),
+        ("qaa", ("qaa", None), "qaa"),  # a private-use language CLDR knows nothing of
+    ],
+)
+def test_a_language_tag_says_its_script_where_the_language_has_several(
+    tag: str, written: tuple[str, str | None], reported: str
+) -> None:
+    assert (written_as(tag), language_tag(tag)) == (written, reported)
 
 
 def test_an_unknown_country_is_refused_with_suggestions() -> None:

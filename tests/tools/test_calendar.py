@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from mcp.client import Client
 
+from horologe.wire import ACCEPT_LANGUAGE_META, CONTENT_LANGUAGE_META
 from tests.calls import error_of, structured
 
 pytestmark = pytest.mark.anyio
@@ -462,6 +463,67 @@ async def test_holiday_names_follow_the_negotiated_language(client: Client) -> N
     english = await client.call_tool("list_holidays", {"country": "AT", "year": 2025, "language": "en"}, meta=meta)  # type: ignore[arg-type]
     assert english.structured_content is not None
     assert "New Year's Day" in [name for day in english.structured_content["holidays"] for name in day["names"]]
+
+
+@pytest.mark.parametrize(
+    ("tag", "country", "label", "weekday"),
+    [
+        ("de", "AT", "Zusätzlicher Feiertag", "Freitag"),
+        ("fr", "FR", "Jour férié supplémentaire", "vendredi"),
+        ("es", "ES", "Festivo adicional", "viernes"),
+        ("ja", "JP", "追加の休日", "金曜日"),
+        ("zh-Hans", "CN", "额外假日", "星期五"),
+        ("en", "US", "Extra holiday", "Friday"),
+    ],
+)
+async def test_business_days_label_extra_holidays_and_name_the_weekday_in_the_negotiated_language(
+    client: Client, tag: str, country: str, label: str, weekday: str
+) -> None:
+    # SEP-2792: contentLanguage names the language the text is in, so no label of ours may stay English beside it.
+    arguments = {"country": country, "start_date": "2025-03-03", "count": 3, "extra_holidays": ["2025-03-04"]}
+    meta = {ACCEPT_LANGUAGE_META: tag}
+    result = await client.call_tool("business_days", arguments, meta=meta)  # type: ignore[arg-type]
+    body = result.structured_content
+    assert body is not None and (result.meta or {}).get(CONTENT_LANGUAGE_META) == tag
+    assert body["holidays"] == [{"date": "2025-03-04", "names": [label], "day_of_week": "Tuesday"}]
+    assert (body["result"], body["result_day_of_week"]) == ("2025-03-07", "Friday")  # values keep one spelling
+    assert weekday in body["summary"] and (tag == "en" or "Friday" not in body["summary"])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "content_language", "language", "name"),
+    [
+        ({}, "zh-Hans", "zh_CN", "中华民国开国纪念日"),  # names in the negotiated script: Simplified
+        ({"language": "zh-TW"}, "zh-Hant-TW", "zh_TW", "中華民國開國紀念日"),
+        ({"language": "zh-Hant"}, "zh-Hant-TW", "zh_TW", "中華民國開國紀念日"),  # the script asked for, not zh_CN
+        ({"language": "zh-HK"}, "zh-Hant-TW", "zh_TW", "中華民國開國紀念日"),  # Taiwan has no zh_HK: same script
+        ({"language": "zh-CN"}, "zh-Hans", "zh_CN", "中华民国开国纪念日"),
+    ],
+)
+async def test_taiwans_holiday_names_report_the_script_they_are_written_in(
+    client: Client, arguments: dict[str, Any], content_language: str, language: str, name: str
+) -> None:
+    meta = {ACCEPT_LANGUAGE_META: "zh"}
+    result = await client.call_tool("list_holidays", {"country": "TW", "year": 2025, **arguments}, meta=meta)  # type: ignore[arg-type]
+    body = result.structured_content
+    assert body is not None and (body["language"], body["holidays"][0]["names"]) == (language, [name])
+    assert (result.meta or {}).get(CONTENT_LANGUAGE_META) == content_language
+
+
+async def test_hong_kong_names_follow_the_negotiated_script_unless_the_argument_asks_for_another(
+    client: Client,
+) -> None:
+    # The package's own language for Hong Kong is zh_HK (Traditional); a zh-Hans answer takes its zh_CN names.
+    meta = {ACCEPT_LANGUAGE_META: "zh-Hans"}
+    arguments = {"country": "HK", "start_date": "2025-01-28", "count": 1}
+    simplified = await client.call_tool("business_days", arguments, meta=meta)  # type: ignore[arg-type]
+    assert simplified.structured_content is not None
+    assert simplified.structured_content["holidays"][0]["names"] == ["农历年初一"]
+    assert (simplified.meta or {}).get(CONTENT_LANGUAGE_META) == "zh-Hans"
+    listed = await client.call_tool("list_holidays", {"country": "HK", "year": 2025, "language": "zh-Hant"}, meta=meta)  # type: ignore[arg-type]
+    assert listed.structured_content is not None
+    assert listed.structured_content["holidays"][1]["names"] == ["農曆年初一"]
+    assert (listed.meta or {}).get(CONTENT_LANGUAGE_META) == "zh-Hant-HK"
 
 
 async def test_next_occurrences_reports_progress_when_asked(client: Client) -> None:

@@ -12,7 +12,9 @@ Semantics:
 - Adding N business days moves to the N-th business day after the start (before it for N < 0); the start
   itself is never counted. Adding 0 rolls a non-business start forward to the next business day.
 - Holiday names come in the requested language when the package has it, else in American English when it
-  has that, else in the country's own language.
+  has that, else in the country's own language. A language the package has in several variants is matched by
+  script first: 'zh-Hans' (or 'zh', 'zh-SG') takes the Simplified names (zh_CN), 'zh-Hant' (or 'zh-HK' in Taiwan)
+  the Traditional ones (zh_TW, zh_HK, zh_MO); another script of the language only when the country has no other.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
 from horologe.core.errors import InvalidArgument
@@ -306,12 +308,47 @@ def _nearest_subdivisions(folded: str, known: tuple[str, ...], names: Mapping[st
 
 
 def _language(requested: str | None, supported: tuple[str, ...], default: str | None) -> str | None:
+    """The package's language code for a requested tag: itself, else the same language in the same script, else
+    the same language in another script, else American English, else the country's own language."""
     if requested:
         wanted = requested.replace("-", "_").casefold()
         for language in supported:
             if language.casefold() == wanted:
                 return language
-        for language in supported:
-            if language.casefold().split("_")[0] == wanted.split("_")[0]:
-                return language
+        same_language = [code for code in supported if code.casefold().split("_")[0] == wanted.split("_")[0]]
+        script = written_as(requested)
+        ranked = [code for code in same_language if written_as(code) == script] + same_language
+        if ranked:
+            return ranked[0]
     return DEFAULT_LANGUAGE if DEFAULT_LANGUAGE in supported else default
+
+
+@lru_cache(maxsize=256)  # the package's codes and the request's tags, plus the few a `language` argument adds
+def written_as(tag: str) -> tuple[str, str | None]:
+    """The language and the script a tag's text is written in, the script from CLDR's likely subtags when the tag
+    does not name it: 'zh_TW' and 'zh-Hant' are ('zh', 'Hant'), 'zh' and 'zh_CN' ('zh', 'Hans'), 'en-US' ('en',
+    'Latn'); None as the script of a language CLDR does not know."""
+    from babel.core import get_global
+
+    language, *rest = tag.replace("-", "_").split("_")
+    language = language.casefold()
+    script = next((part.title() for part in rest if len(part) == 4 and part.isalpha()), None)
+    region = next((part.upper() for part in rest if len(part) == 2 or (len(part) == 3 and part.isdigit())), None)
+    if script is not None:
+        return language, script
+    likely: Mapping[str, str] = get_global("likely_subtags")
+    found = (region and likely.get(f"{language}_{region}")) or likely.get(language)
+    return language, next((part for part in (found or "").split("_")[1:] if len(part) == 4), None)
+
+
+@lru_cache(maxsize=256)
+def language_tag(code: str) -> str:
+    """The BCP 47 tag of a package language code, with its script where CLDR has the language in several scripts
+    (its text is told apart by script first): 'zh_TW' is 'zh-Hant-TW', 'zh_CN' 'zh-Hans-CN', 'en_US' 'en-US'."""
+    from babel import localedata
+
+    language, script = written_as(code)
+    parts = code.replace("-", "_").split("_")
+    if script is None or any(len(part) == 4 for part in parts[1:]) or not localedata.exists(f"{language}_{script}"):
+        return "-".join(parts)
+    return "-".join([parts[0], script, *parts[1:]])

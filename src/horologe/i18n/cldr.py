@@ -11,6 +11,7 @@ from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING
 
+from horologe.core.weekdays import DAY_NAMES
 from horologe.i18n import SOURCE_LANGUAGE
 
 if TYPE_CHECKING:
@@ -141,6 +142,16 @@ def human_amount(value: float, unit: str, tag: str) -> str:
     """An amount of one unit ('seconds', 'minutes', 'hours' or 'days') as CLDR words: '30.6 days', '30,6 Tage'."""
     locale = babel_locale(tag) or babel_locale("en")
     return _unit(int(value) if float(value).is_integer() else value, f"duration-{unit.removesuffix('s')}", locale)
+
+
+def weekday_name(number: int, tag: str) -> str:
+    """A weekday (0 = Monday) as a sentence in the language names it: English's `DAY_NAMES` spelling, CLDR's wide
+    name elsewhere ('Dienstag', 'mardi', '火曜日', '星期二')."""
+    if tag == SOURCE_LANGUAGE:
+        return DAY_NAMES[number]
+    from babel.dates import get_day_names
+
+    return str(get_day_names("wide", locale=babel_locale(tag) or babel_locale("en"))[number])
 
 
 def hours_phrase(hours: float, tag: str) -> str:

@@ -20,7 +20,9 @@ from horologe.core.calendar import (
     count_business_days,
     holiday_calendar,
     holidays_in_year,
+    language_tag,
     parse_weekend,
+    written_as,
 )
 from horologe.core.dateinfo import date_facts, locale_week_rules, other_calendars, week_number
 from horologe.core.errors import InvalidArgument
@@ -28,7 +30,7 @@ from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
 from horologe.i18n import SOURCE_LANGUAGE
-from horologe.i18n.cldr import hours_phrase
+from horologe.i18n.cldr import hours_phrase, weekday_name
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
 from horologe.tools.present import dst_report, iso, without_nulls, zone_from, zone_of
@@ -107,11 +109,12 @@ def holiday_language(explicit: str | None, language: Language) -> str | None:
 
 
 def report_holiday_language(used: str | None, language: Language) -> None:
-    """Holiday names are text of the answer: when they are not in the negotiated language (the package lacks it,
-    or an explicit `language` argument chose another), `contentLanguage` names the language they are in
-    (SEP-2792: the language actually used). The package's names without a language code are English."""
-    tag = used.replace("_", "-") if used else SOURCE_LANGUAGE
-    if tag.split("-")[0].casefold() != language.tag.split("-")[0].casefold():
+    """Holiday names are text of the answer: when they are not in the negotiated language and its script (the
+    package lacks it, or an explicit `language` argument chose another), `contentLanguage` names the language they
+    are in (SEP-2792: the language actually used), Chinese with its script ('zh-Hant-TW': Traditional names are not
+    the negotiated 'zh-Hans'). The package's names without a language code are English."""
+    tag = language_tag(used) if used else SOURCE_LANGUAGE
+    if written_as(tag) != written_as(language.tag):
         language.fall_back(tag)
 
 
@@ -141,7 +144,10 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
             suggestions=["end_date", "count"],
         )
     weekend = parse_weekend(args.weekend) if args.weekend is not None else None
-    extra = {date_of(day, "extra_holidays", ctx): "Extra holiday" for day in args.extra_holidays or []}
+    extra = {
+        date_of(day, "extra_holidays", ctx): text(ctx.language, "business.extra_holiday")
+        for day in args.extra_holidays or []
+    }
     country = country_or_context(args.country, ctx)
     language = holiday_language(None, ctx.language)
     calendar = holiday_calendar(
@@ -181,11 +187,12 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     else:
         assert args.count is not None
         reached, hits = add_business_days(calendar, start, args.count)
-        weekday = DAY_NAMES[reached.weekday()]
+        weekday = weekday_name(reached.weekday(), ctx.language.tag)
         summary = text(
             ctx.language, "business.add", count=args.count, start=start, place=place, result=reached, weekday=weekday
         )
-        body |= {"mode": "add", "count": args.count, "result": reached.isoformat(), "result_day_of_week": weekday}
+        result_day = DAY_NAMES[reached.weekday()]
+        body |= {"mode": "add", "count": args.count, "result": reached.isoformat(), "result_day_of_week": result_day}
     return body | without_nulls(
         holidays=[_holiday(hit) for hit in hits[:MAX_LISTED]],
         holidays_truncated=True if len(hits) > MAX_LISTED else None,

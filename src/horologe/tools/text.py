@@ -23,6 +23,7 @@ TEXT: Final = {
     "business.add": N_("{count} business days after {start} in {place} is {result} ({weekday})."),
     "business.end_included": N_("end included"),
     "business.end_excluded": N_("end excluded"),
+    "business.extra_holiday": N_("Extra holiday"),
     "history.skip": N_("clocks jump from {before} to {after}: local times in between do not exist"),
     "history.repeat": N_("clocks go back from {before} to {after}: local times in between happen twice"),
     "history.rename": N_("only the abbreviation or DST flag changes; the offset stays {offset}"),
