@@ -20,6 +20,7 @@ from horologe.config import Settings, load_settings
 from horologe.context import RequestContext
 from horologe.protocol.server import build_server
 from horologe.tools import registry as catalog
+from horologe.wire import SERVER_INFO_META
 from tests.calls import error_of, structured
 from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS, connect, horologe_server
 from tests.protocol.test_language import prefer
@@ -449,3 +450,14 @@ async def test_a_call_the_client_abandons_stops_its_work_and_the_connection_keep
         assert await anyio.to_thread.run_sync(stopped.wait, 10), "the abandoned call is still computing"
         after = await structured(client, "get_current_time", {})
     assert after["timezone"] == "UTC"
+
+
+async def test_a_tool_result_carries_the_servers_own_stamp_in_the_2026_era(client: Client) -> None:
+    # The handler stamps tool results itself (the SDK would deep-copy the stamp into each): the same identity the SDK
+    # stamps on every other 2026-07-28 result, and a fresh `_meta` each time.
+    first = await client.call_tool("get_current_time", {})
+    second = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
+    listed = await client.list_tools()
+    assert first.meta is not None and second.meta is not None and listed.meta is not None
+    assert first.meta[SERVER_INFO_META] == listed.meta[SERVER_INFO_META] == second.meta[SERVER_INFO_META]
+    assert first.meta[SERVER_INFO_META]["name"] == "horologe"

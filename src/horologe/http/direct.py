@@ -140,14 +140,18 @@ class DirectServing:
             if message.method == "initialize":
                 return None
             return Taken(message, version or DEFAULT_NEGOTIATED_VERSION)
-        if message.method == "subscriptions/listen" or find_duplicated_routing_header(request.headers.items()):
+        pairs = [(key.decode("latin-1"), value.decode("latin-1")) for key, value in scope["headers"]]
+        if message.method == "subscriptions/listen" or find_duplicated_routing_header(pairs):
             return None
-        envelope = classify_inbound_request(facts.payload, headers=dict(request.headers))
-        if isinstance(envelope, InboundLadderRejection) or not self._headers_agree(message, request):
+        first: dict[str, str] = {}
+        for key, value in pairs:
+            first.setdefault(key, value)  # what the SDK's `dict(request.headers)` holds: each header's first value
+        envelope = classify_inbound_request(facts.payload, headers=first)
+        if isinstance(envelope, InboundLadderRejection) or not self._headers_agree(message, request, first):
             return None
         return Taken(message, envelope.protocol_version, envelope, request)
 
-    def _headers_agree(self, message: JSONRPCRequest, request: Request) -> bool:
+    def _headers_agree(self, message: JSONRPCRequest, request: Request, first: Mapping[str, str]) -> bool:
         """Whether a 2026-07-28 `tools/call` passes the SDK's `Mcp-Param` check (its tool's schema against the
         headers); a server without a schema lookup is left to the SDK, which lists its tools to find one."""
         if message.method != "tools/call":
@@ -157,7 +161,7 @@ class DirectServing:
         name, arguments = params.get("name"), params.get("arguments")
         if lookup is None or not isinstance(name, str) or not isinstance(arguments, Mapping | None):
             return lookup is not None
-        if not arguments and not any(key.startswith(MCP_PARAM_PREFIX) for key in request.headers):
+        if not arguments and not any(key.startswith(MCP_PARAM_PREFIX) for key in first):
             return True
         try:
             schema = lookup(name)

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from horologe.context import RequestContext
@@ -39,7 +40,7 @@ from horologe.protocol.listing import localized_entries, one_page, tool_model
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
-from horologe.wire import CONTEXT_REPORT_META
+from horologe.wire import CONTEXT_REPORT_META, SERVER_INFO_META
 
 Ctx = ServerRequestContext[Any, Any]
 CallerKey = Callable[[Ctx, "types.RequestId | None"], Hashable | None]
@@ -125,6 +126,9 @@ class Handlers:
         self.offered: dict[str, ToolSpec] = {spec.name: spec for spec in tools}
         self.translate_descriptions = translate_descriptions
         self.default_zone = default_zone
+        self.server_info: dict[str, Any] | None = None
+        """The server's identity as the SDK stamps it on 2026-07-28 results (`build_server` sets it once): a tool
+        result carries it from the start, so the SDK does not deep-copy it into every answer."""
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
         """The SDK's `get_tool_input_schema`: the input schema `tools/list` publishes for an offered tool that
@@ -175,6 +179,8 @@ class Handlers:
         report = context.report()
         if report:  # said only when some client context or stored preference was applied or ignored
             result["_meta"] = {**result.get("_meta", {}), CONTEXT_REPORT_META: report}
+        if self.server_info is not None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            result["_meta"] = {**result.get("_meta", {}), SERVER_INFO_META: self.server_info}
         # A wire-shaped dict: the SDK validates it once on the way out, no model round trip here.
         result.setdefault("resultType", "complete")  # or "input_required", when the user is asked (elicit)
         return result

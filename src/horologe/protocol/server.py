@@ -113,6 +113,7 @@ def build_server(
         icons=[types.Icon(src=settings.server.icon_url)] if settings.server.icon_url else None,
         **registered,
     )
+    handlers.server_info = server.server_info_stamp
     server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
     server.add_notification_handler("notifications/cancelled", types.CancelledNotificationParams, handlers.cancelled)
     state = StateReader.from_settings(settings) if settings.state.enabled else None
