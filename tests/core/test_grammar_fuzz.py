@@ -67,7 +67,7 @@ def counting_budget() -> Budget:
 def check(result: Resolution, reference: datetime, count: int) -> None:
     start = result.start.astimezone(UTC)
     assert result.kind in ("instant", "period", "recurrence")
-    assert result.interpretation
+    assert result.interpretation.render()
     if result.kind == "period":
         assert result.end is not None and start < result.end.astimezone(UTC)
     elif result.kind == "instant":

@@ -307,7 +307,7 @@ def test_a_double_reading_names_the_reading_taken_and_the_other(
     else:
         assert result.alternative is not None
         assert days(result.alternative.start, result.alternative.end) == other
-        assert "(" in result.interpretation  # the reading taken is named, not only its dates
+        assert "(" in result.interpretation.render()  # the reading taken is named, not only its dates
 
 
 def test_next_tuesday_at_3pm_on_a_monday_offers_the_instant_a_week_later() -> None:
@@ -315,7 +315,7 @@ def test_next_tuesday_at_3pm_on_a_monday_offers_the_instant_a_week_later() -> No
     assert result.kind == "instant" and result.start.isoformat() == "2026-11-24T15:00:00+01:00"
     assert result.alternative is not None and result.alternative.end is None
     assert result.alternative.start.isoformat() == "2026-12-01T15:00:00+01:00"
-    assert result.alternative.interpretation == "15:00 on 2026-12-01 (Tuesday of next week)"
+    assert result.alternative.interpretation.render() == "15:00 on 2026-12-01 (Tuesday of next week)"
 
 
 def test_the_week_start_decides_how_the_other_reading_is_named() -> None:
@@ -326,7 +326,7 @@ def test_the_week_start_decides_how_the_other_reading_is_named() -> None:
         assert days(result.start, result.end) == ("2026-11-24", "2026-11-25")
         assert result.alternative is not None
         assert days(result.alternative.start, result.alternative.end) == ("2026-12-01", "2026-12-02")
-        assert result.alternative.interpretation == f"2026-12-01 ({name})"
+        assert result.alternative.interpretation.render() == f"2026-12-01 ({name})"
 
 
 def test_the_weekend_is_the_locales() -> None:
@@ -336,7 +336,7 @@ def test_the_weekend_is_the_locales() -> None:
     assert result.granularity == "weekend"
     one_day = resolved("this weekend", "2026-11-23T10:00", weekend=(6, 6))
     assert days(one_day.start, one_day.end) == ("2026-11-29", "2026-11-30")
-    assert one_day.interpretation == "the weekend 2026-11-29"
+    assert one_day.interpretation.render() == "the weekend 2026-11-29"
 
 
 def test_a_weekend_across_a_dst_change_ends_at_the_local_midnight() -> None:

@@ -31,6 +31,8 @@ from functools import cache, lru_cache
 from typing import Final, Literal
 
 from horologe.core.budget import UNLIMITED, Budget
+from horologe.core.calendar import language_tag
+from horologe.core.messages import Written
 from horologe.core.tzdb import countries
 
 Mode = Literal["upcoming", "next", "last", "this", "year"]
@@ -67,10 +69,11 @@ MAX_SUGGESTED: Final = 3
 
 @dataclass(frozen=True, slots=True)
 class HolidayReading:
-    """A date a holiday falls on, its name as the data writes it, and the countries whose data say so."""
+    """A date a holiday falls on, its name as the data writes it (in the language of the data it came from), and the
+    countries whose data say so."""
 
     day: date
-    name: str
+    name: Written
     countries: tuple[str, ...]
 
 
@@ -115,7 +118,7 @@ def find_holiday(
     having = sorted(
         {code for entry_key, codes in index.items() if _score(key, entry_key) is not None for code in codes}
     )
-    by_day: dict[date, list[tuple[str, str]]] = {}
+    by_day: dict[date, list[tuple[str, Written]]] = {}
     for code in having:
         budget.spend()
         chosen_day = _choose(
@@ -222,7 +225,9 @@ def _score(key: frozenset[str], entry: frozenset[str]) -> int | None:
     return None
 
 
-def _matches(key: frozenset[str], entries: Iterable[tuple[date, str, frozenset[str]]]) -> list[tuple[date, str]]:
+def _matches(
+    key: frozenset[str], entries: Iterable[tuple[date, Written, frozenset[str]]]
+) -> list[tuple[date, Written]]:
     scored = [(score, day, name) for day, name, entry in entries if (score := _score(key, entry)) is not None]
     if not scored:
         return []
@@ -230,7 +235,7 @@ def _matches(key: frozenset[str], entries: Iterable[tuple[date, str, frozenset[s
     return [(day, name) for score, day, name in scored if score == best]
 
 
-def _choose(found: list[tuple[date, str]], mode: Mode, today: date) -> HolidayReading | None:
+def _choose(found: list[tuple[date, Written]], mode: Mode, today: date) -> HolidayReading | None:
     """The date the mode picks among a country's dates of the holiday (a plain name before one with a qualifier)."""
     ordered = sorted(found, key=lambda item: (item[0], "(" in item[1]))
     if mode == "upcoming":
@@ -259,24 +264,26 @@ def names_of_country(country: str, year: int, language: str = "en") -> set[froze
     return {key for _, _, key in _entries(country, year, language)}
 
 
-def _entries(country: str, year: int, language: str) -> list[tuple[date, str, frozenset[str]]]:
+def _entries(country: str, year: int, language: str) -> list[tuple[date, Written, frozenset[str]]]:
     return [(day, name, key) for _, day, name, key in _country_year(country, year, language)]
 
 
 @lru_cache(maxsize=1024)
-def _country_year(country: str, year: int, language: str) -> tuple[tuple[str, date, str, frozenset[str]], ...]:
+def _country_year(country: str, year: int, language: str) -> tuple[tuple[str, date, Written, frozenset[str]], ...]:
     import holidays
 
     base = holidays.country_holidays(country)
     supported = tuple(base.supported_languages)
-    languages = {base.default_language} | ({"en_US"} & set(supported))
-    languages |= set([code for code in supported if code.split("_")[0] == language][:1])
+    asked = [code for code in supported if code.split("_")[0] == language][:1]
+    # In this order: a name written alike in several languages is taken as written in the first (the expression's)
+    languages = dict.fromkeys([*asked, base.default_language, *(["en_US"] if "en_US" in supported else [])])
     found = []
     for chosen in languages:
         data = holidays.country_holidays(
             country, years=year, language=chosen, categories=tuple(base.supported_categories)
         )
-        found += [(country, day, name) for day, names in data.items() for name in _names_of(names)]
+        tag = language_tag(chosen) if chosen else "en"  # the package's names without a language code are English
+        found += [(country, day, Written(name, tag)) for day, names in data.items() for name in _names_of(names)]
     return tuple((code, day, name, key) for code, day, name in dict.fromkeys(found) if (key := name_key(_plain(name))))
 
 

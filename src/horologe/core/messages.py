@@ -6,7 +6,9 @@ with `N_` where it is written so `make i18n-extract` finds it. The core never tr
 negotiated language and fills in the parameters. A parameter may itself be a `Message` (a translated
 fragment); `also` holds further sentences, rendered after the first and joined with a space. `joined` glues
 messages together without a template of its own; `English` marks a parameter that is English text no catalog
-can translate (a library's own explanation), so the answer can say its language honestly.
+can translate (a library's own explanation), so the answer can say its language honestly; `Written` marks a name as
+a data source writes it (a holiday's name), in the language it names, which the answer reports when it is not the
+request's.
 """
 
 from __future__ import annotations
@@ -28,6 +30,18 @@ class English(str):
     """A parameter value that is English text no catalog can translate."""
 
     __slots__ = ()
+
+
+class Written(str):
+    """A parameter value that is a name as a data source writes it, in the language `language` (a BCP 47 tag)."""
+
+    language: str
+
+    def __new__(cls, text: str, language: str) -> Written:
+        """The name `text`, written in `language`."""
+        written = super().__new__(cls, text)
+        written.language = language
+        return written
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +71,16 @@ class Message:
             or any(part.has_english() for part in nested)
             or any(sentence.has_english() for sentence in self.also)
         )
+
+    def written_in(self) -> list[str]:
+        """The languages of the `Written` names among the parameters, here and in nested messages."""
+        found = [value.language for value in self.params.values() if isinstance(value, Written)]
+        for value in self.params.values():
+            if isinstance(value, Message):
+                found += value.written_in()
+        for sentence in self.also:
+            found += sentence.written_in()
+        return found
 
     def templates(self) -> list[str]:
         """Every translatable template this message renders, its own first."""

@@ -44,9 +44,10 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from horologe.core import relative_text as said
 from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
-from horologe.core.holiday_names import HolidayReading, NameIndex, close_names, find_holiday
+from horologe.core.holiday_names import NameIndex, close_names, find_holiday
 from horologe.core.localtime import Disambiguation, LocalResolution, resolve_local
 from horologe.core.messages import N_, Message, msg
 from horologe.core.recurrence import expand, parse_rule
@@ -78,7 +79,6 @@ DEFAULT_COUNT = 5
 MAX_COUNT = 50
 HORIZON_YEARS = 20
 _RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last"}
 
 
 class UnknownExpression(InvalidArgument):
@@ -93,7 +93,7 @@ class Alternative:
 
     start: datetime
     end: datetime | None
-    interpretation: str
+    interpretation: Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,8 @@ class Resolution:
     end: datetime | None
     granularity: str
     language: str
-    interpretation: str
+    interpretation: Message
+    """What was understood, said back (rendered in the request's language at the edge)."""
     local_time: LocalResolution | None = None
     alternative: Alternative | None = None
     occurrences: tuple[datetime, ...] = ()
@@ -249,9 +250,9 @@ class _Reading:
     """A day a day reference names, how it was read (when that needs saying) and its other reading, if any."""
 
     day: date
-    note: str | None = None
+    note: Message | None = None
     other: date | None = None
-    other_note: str | None = None
+    other_note: Message | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,17 +275,16 @@ class _Resolver:
 
     def resolve(self, spec: Spec) -> Resolution:
         if isinstance(spec, Now):
-            return self._instant(self.reference.astimezone(self.zone), "second", "the reference instant")
+            return self._instant(self.reference.astimezone(self.zone), "second", said.reference())
         if isinstance(spec, Shift):
             moved = shift(self.reference, spec.amount, spec.unit, self.zone)
-            said = f" (a {spec.said}: 2 weeks)" if spec.said else ""
-            return self._instant(moved, spec.unit, f"the reference instant {spec.amount:+d} {spec.unit}(s){said}")
+            return self._instant(moved, spec.unit, said.shifted(spec.amount, spec.unit, fortnight=bool(spec.said)))
         if isinstance(spec, At):
             return self._at(spec)
         if isinstance(spec, Day):
             reading = self._read(spec.day)
             first = reading.day
-            text = first.isoformat() + (f" ({reading.note})" if reading.note else "")
+            text = said.noted(said.plain(first.isoformat()), reading.note)
             resolution = self._period(first, first + timedelta(days=1), "day", text)
             if reading.other is None:
                 return resolution
@@ -292,26 +292,25 @@ class _Resolver:
             alternative = Alternative(
                 day_start(other, self.zone),
                 day_start(other + timedelta(days=1), self.zone),
-                f"{other.isoformat()} ({reading.other_note})",
+                said.noted(said.plain(other.isoformat()), reading.other_note),
             )
             return replace(resolution, alternative=alternative)
         if isinstance(spec, Weekend):
             return self._weekend(spec)
         if isinstance(spec, Calendar):
             first, after = period_dates(spec.unit, self.today, spec.offset, self.week_start)
-            which = {0: "this", -1: "the previous", 1: "the next"}.get(spec.offset, f"{spec.offset:+d}")
-            return self._period(first, after, spec.unit, f"{which} calendar {spec.unit}")
+            return self._period(first, after, spec.unit, said.calendar_period(spec.unit, spec.offset))
         if isinstance(spec, Named):
             return self._named(spec)
         if isinstance(spec, Rolling):
             start = shift(self.reference, -spec.amount, spec.unit, self.zone)
-            text = f"the {spec.amount} {spec.unit}(s) before the reference instant"
+            text = said.rolling(spec.amount, spec.unit)
             return Resolution("period", start, self.reference.astimezone(self.zone), spec.unit, self.language, text)
         if isinstance(spec, Since):
             return self._since(spec)
         if isinstance(spec, ToDate):
             first, _ = period_dates(spec.unit, self.today, 0, self.week_start)
-            text = f"from the start of this {spec.unit} to the reference instant"
+            text = said.to_date(spec.unit)
             start = day_start(first, self.zone)
             return Resolution("period", start, self.reference.astimezone(self.zone), spec.unit, self.language, text)
         if isinstance(spec, Every):
@@ -322,20 +321,18 @@ class _Resolver:
         clock = time(spec.hour, spec.minute, spec.second)
         reading = self._read(spec.day)
         placed = resolve_local(datetime.combine(reading.day, clock), self.zone, self.policy)
-        said = _clock_text(clock)
-        text = f"{said} on {reading.day.isoformat()}" + (f" ({reading.note})" if reading.note else "")
+        text = said.at_clock(clock, reading.day, reading.note)
         alternative = None
         if reading.other is not None:
             instant = resolve_local(datetime.combine(reading.other, clock), self.zone).instant
-            note = f"{said} on {reading.other.isoformat()} ({reading.other_note})"
-            alternative = Alternative(instant, None, note)
+            alternative = Alternative(instant, None, said.at_clock(clock, reading.other, reading.other_note))
         granularity = "second" if spec.second else "minute"
         return Resolution("instant", placed.instant, None, granularity, self.language, text, placed, alternative)
 
-    def _instant(self, instant: datetime, granularity: str, text: str) -> Resolution:
+    def _instant(self, instant: datetime, granularity: str, text: Message) -> Resolution:
         return Resolution("instant", instant, None, granularity, self.language, text)
 
-    def _period(self, first: date, after: date, granularity: str, text: str) -> Resolution:
+    def _period(self, first: date, after: date, granularity: str, text: Message) -> Resolution:
         start, end = day_start(first, self.zone), day_start(after, self.zone)
         return Resolution("period", start, end, granularity, self.language, text)
 
@@ -344,12 +341,13 @@ class _Resolver:
         if not 1 <= year <= 9998:
             raise InvalidArgument(N_("Year {year} is outside the supported range 1..9998."), year=year)
         if spec.unit == "year":
-            return self._period(date(year, 1, 1), date(year + 1, 1, 1), "year", f"the year {year}")
+            first = date(year, 1, 1)
+            return self._period(first, date(year + 1, 1, 1), "year", said.named_period("year", 1, first))
         if spec.unit == "quarter":
             first = date(year, 3 * spec.index - 2, 1)
-            return self._period(first, add_months(first, 3), "quarter", f"Q{spec.index} {year}")
+            return self._period(first, add_months(first, 3), "quarter", said.named_period("quarter", spec.index, first))
         first = date(year, spec.index, 1)
-        return self._period(first, add_months(first, 1), "month", f"{first:%Y-%m}")
+        return self._period(first, add_months(first, 1), "month", said.named_period("month", spec.index, first))
 
     def _since(self, spec: Since) -> Resolution:
         ref = spec.day
@@ -362,14 +360,13 @@ class _Resolver:
                 day=self._day(spec.day).isoformat(),
                 reference=self.reference.isoformat(),
             )
-        text = f"from the start of {self._day(ref).isoformat()} to the reference instant"
+        text = said.since(self._day(ref))
         return Resolution("period", start, self.reference.astimezone(self.zone), "day", self.language, text)
 
     def _edge(self, spec: Edge) -> Resolution:
         first, after = period_dates(spec.unit, self.today, spec.offset, self.week_start)
         day = first if spec.which == "start" else after - timedelta(days=1)
-        text = f"the {'first' if spec.which == 'start' else 'last'} day of that {spec.unit}"
-        return self._period(day, day + timedelta(days=1), "day", text)
+        return self._period(day, day + timedelta(days=1), "day", said.edge(spec.unit, spec.which))
 
     def _weekend(self, spec: Weekend) -> Resolution:
         first_day, last_day = self.weekend
@@ -379,18 +376,18 @@ class _Resolver:
         current = self.today - timedelta(days=into) if during else self.today + timedelta(days=7 - into)
         offset = (1 if during else 0) if spec.loose else spec.offset
         first = current + timedelta(weeks=offset)
-        resolution = self._period(first, first + timedelta(days=length), "day", _weekend_text(first, length))
+        last = timedelta(days=length - 1)
+        resolution = self._period(first, first + timedelta(days=length), "day", said.weekend(first, first + last))
         doubly_read = (spec.loose and not during) or (spec.offset == 0 and during and not spec.loose)
         if not doubly_read:
             return replace(resolution, granularity="weekend")
         other = first + timedelta(weeks=1)
-        taken = "the weekend in progress" if during else "the coming weekend"
         alternative = Alternative(
             day_start(other, self.zone),
             day_start(other + timedelta(days=length), self.zone),
-            f"{_weekend_text(other, length)} (the following weekend)",
+            said.noted(said.weekend(other, other + last), said.following_weekend()),
         )
-        text = f"{resolution.interpretation} ({taken})"
+        text = said.noted(resolution.interpretation, said.weekend_taken(during))
         return replace(resolution, granularity="weekend", interpretation=text, alternative=alternative)
 
     # --- day references ---------------------------------------------------------------------------------------
@@ -404,10 +401,10 @@ class _Resolver:
             other = day + timedelta(weeks=1)
             week_first, week_after = period_dates("week", self.today, 0, self.week_start)
             if week_first <= day < week_after:
-                other_note = _next_week(other)
+                other_note = said.of_next_week(other.weekday())
             else:
-                other_note = f"the {DAY_NAMES[ref.weekday]} after the coming one"
-            return _Reading(day, f"the first {DAY_NAMES[ref.weekday]} after today", other, other_note)
+                other_note = said.after_the_coming_one(ref.weekday)
+            return _Reading(day, said.first_after_today(ref.weekday), other, other_note)
         if ref.kind in ("nth", "month_day", "month_date"):
             return self._in_month(ref)
         if ref.kind == "holiday":
@@ -427,9 +424,9 @@ class _Resolver:
         this_year = _month_day(ref, self.today.year, month.month)
         if this_year is not None and this_year >= self.today:
             other = _month_day(ref, self.today.year - 1, month.month)
-            return _Reading(this_year, note, other, "the latest one before today" if other else None)
+            return _Reading(this_year, note, other, said.latest_before_today() if other else None)
         upcoming = self._month_day(ref, self.today.year + 1, month.month)
-        return _Reading(upcoming, note, this_year, "the latest one before today" if this_year else None)
+        return _Reading(upcoming, note, this_year, said.latest_before_today() if this_year else None)
 
     def _month_day(self, ref: DayRef, year: int, month: int) -> date:
         """The day of a month a reference names; an error saying why when there is none."""
@@ -443,8 +440,8 @@ class _Resolver:
             raise InvalidArgument(
                 N_("{month} has no {ordinal} {weekday}: name one that exists, such as the last {weekday}."),
                 month=f"{year:04d}-{month:02d}",
-                ordinal=_ORDINAL_WORDS.get(ref.ordinal, str(ref.ordinal)),
-                weekday=DAY_NAMES[ref.weekday],
+                ordinal=said.ordinal(ref.ordinal),
+                weekday=said.WEEKDAYS[ref.weekday],
                 suggestions=[f"the last {DAY_NAMES[ref.weekday]} of {date(year, month, 1):%B %Y}"],
             )
         raise InvalidArgument(
@@ -455,11 +452,11 @@ class _Resolver:
             suggestions=[f"the last day of {date(year, month, 1):%B %Y}"],
         )
 
-    def _describe_month_day(self, ref: DayRef) -> str | None:
+    def _describe_month_day(self, ref: DayRef) -> Message | None:
         if ref.kind == "nth":
-            return f"the {_ORDINAL_WORDS.get(ref.ordinal, ref.ordinal)} {DAY_NAMES[ref.weekday]} of its month"
+            return said.nth_of_its_month(ref.ordinal, ref.weekday)
         if ref.kind == "month_day" and ref.ordinal == -1:
-            return "the last day of its month"
+            return said.last_day_of_its_month()
         return None
 
     def _holiday(self, ref: DayRef) -> _Reading:
@@ -480,7 +477,7 @@ class _Resolver:
             raise self._not_a_holiday(ref, year)
         if answer.reading is None:
             listed = "; ".join(
-                f"{candidate.day.isoformat()} {_reading_text(candidate)}" for candidate in answer.candidates[:5]
+                f"{candidate.day.isoformat()} {said.holiday(candidate).render()}" for candidate in answer.candidates[:5]
             )
             name = ref.name.title() if ref.name.isascii() else ref.name
             examples = [f"{name} in {candidate.countries[0]}" for candidate in answer.candidates[:3]]
@@ -496,10 +493,10 @@ class _Resolver:
                 details={"form": "holiday"},
             )
         reading = answer.reading
-        note = _reading_text(reading, answer.country)
+        note = said.holiday(reading, answer.country)
         if answer.other is None:
             return _Reading(reading.day, note)
-        return _Reading(reading.day, note, answer.other.day, _reading_text(answer.other))
+        return _Reading(reading.day, note, answer.other.day, said.holiday(answer.other))
 
     def _not_a_holiday(self, ref: DayRef, year: int | None) -> UnknownExpression:
         """The error for text read as a holiday's name that no holidays data has: what it looks like, else the
@@ -561,7 +558,7 @@ class _Resolver:
                 expression=repr(self.expression[:80]),
                 years=HORIZON_YEARS,
             )
-        text = _every_text(spec, self.weekend)
+        text = self._described(spec)
         alternative = None
         if spec.other is not None:
             other = next(
@@ -569,7 +566,7 @@ class _Resolver:
                 None,
             )
             if other is not None:
-                alternative = Alternative(other.resolution.instant, None, _every_text(spec.other, self.weekend))
+                alternative = Alternative(other.resolution.instant, None, self._described(spec.other))
         granularity = "day" if all_day else "minute"
         return Resolution(
             "recurrence",
@@ -581,6 +578,20 @@ class _Resolver:
             alternative=alternative,
             occurrences=tuple(found),
             rule=rule,
+        )
+
+    def _described(self, spec: Every) -> Message:
+        """A recurrence described ("every Monday to Friday at 09:30")."""
+        workdays = [day for day in range(7) if not _in_weekend(day, self.weekend)] if spec.workdays else []
+        return said.every(
+            spec.frequency,
+            spec.interval,
+            spec.weekdays,
+            workdays=workdays,
+            number=spec.ordinal,
+            month=spec.month,
+            monthday=spec.monthday,
+            clock=time(spec.hour, spec.minute, spec.second) if spec.hour is not None else None,
         )
 
     def _rule(self, spec: Every) -> str:
@@ -630,54 +641,6 @@ def _month_day(ref: DayRef, year: int, month: int) -> date | None:
 def _in_weekend(day: int, weekend: tuple[int, int]) -> bool:
     first, last = weekend
     return (day - first) % 7 <= (last - first) % 7
-
-
-def _every_text(spec: Every, weekend: tuple[int, int]) -> str:
-    """A recurrence described in English ("every Monday to Friday at 09:30")."""
-    if spec.workdays:
-        days = [day for day in range(7) if not _in_weekend(day, weekend)]
-        what = (
-            f"every {DAY_NAMES[days[0]]} to {DAY_NAMES[days[-1]]}"
-            if days[-1] - days[0] == len(days) - 1
-            else ("every " + ", ".join(DAY_NAMES[day] for day in days))
-        )
-    elif spec.ordinal:
-        what = f"the {_ORDINAL_WORDS.get(spec.ordinal, spec.ordinal)} {DAY_NAMES[spec.weekdays[0]]} of every month"
-    elif spec.frequency == "WEEKLY":
-        names = " and ".join(DAY_NAMES[day] for day in spec.weekdays) or "week"
-        what = f"every {names}" if spec.interval == 1 else f"every {spec.interval} weeks on {names}"
-    elif spec.frequency == "MONTHLY":
-        day = "the last day" if spec.monthday == -1 else f"day {spec.monthday}" if spec.monthday else "the same day"
-        what = f"every month on {day}"
-    elif spec.frequency == "YEARLY":
-        what = f"every year on {spec.month:02d}-{spec.monthday:02d}" if spec.month else "every year on the same day"
-    else:
-        unit = {"DAILY": "day", "HOURLY": "hour", "MINUTELY": "minute"}[spec.frequency]
-        what = f"every {unit}" if spec.interval == 1 else f"every {spec.interval} {unit}s"
-    return what + (f" at {_clock_text(time(spec.hour, spec.minute, spec.second))}" if spec.hour is not None else "")
-
-
-def _clock_text(clock: time) -> str:
-    """A time of day as said back: HH:MM, with its seconds when it has any."""
-    return f"{clock:%H:%M:%S}" if clock.second else f"{clock:%H:%M}"
-
-
-def _reading_text(reading: HolidayReading, country: str | None = None) -> str:
-    """A holiday reading described: its name as the data write it and where ("Thanksgiving Day (US, PR, ...)")."""
-    where = ", ".join(reading.countries[:8]) + (", ..." if len(reading.countries) > 8 else "")
-    place = where or country or ""
-    return reading.name + (f": {place}" if place else "")
-
-
-def _next_week(day: date) -> str:
-    return f"{DAY_NAMES[day.weekday()]} of next week"
-
-
-def _weekend_text(first: date, length: int) -> str:
-    last = first + timedelta(days=length - 1)
-    return (
-        f"the weekend {first.isoformat()}" if length == 1 else f"the weekend {first.isoformat()} to {last.isoformat()}"
-    )
 
 
 def day_start(day: date, zone: tzinfo) -> datetime:

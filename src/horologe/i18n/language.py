@@ -43,6 +43,14 @@ class Language:
         if tag != self.tag:
             self.reported = tag
 
+    def written_in(self, tag: str) -> None:
+        """Some names of the answer are written in `tag` (data such as holiday names): when that is not the negotiated
+        language in its script, the answer reports `tag` ('zh-Hant-TW' names are not the negotiated 'zh-Hans')."""
+        from horologe.core.calendar import written_as
+
+        if written_as(tag) != written_as(self.tag):
+            self.fall_back(tag)
+
     def gettext(self, message: str) -> str:
         """`message` in this language; English, recorded as a fallback, when the catalog lacks it."""
         if self.tag == SOURCE_LANGUAGE:
@@ -65,8 +73,11 @@ class Language:
         """A message with every template translated into this language.
 
         A message with an `English` part (a library's own explanation) is given whole in English, and the answer
-        says so: one language per message, never a mix.
+        says so: one language per message, never a mix. A `Written` name stays as its data write it, and the answer
+        reports its language when that is not this one.
         """
+        for tag in message.written_in():
+            self.written_in(tag)
         if self.tag != SOURCE_LANGUAGE and message.has_english():
             self.fall_back()
             return message.render()

@@ -22,7 +22,6 @@ from horologe.core.calendar import (
     holidays_in_year,
     language_tag,
     parse_weekend,
-    written_as,
 )
 from horologe.core.dateinfo import date_facts, locale_week_rules, other_calendars, week_number
 from horologe.core.errors import InvalidArgument
@@ -113,9 +112,7 @@ def report_holiday_language(used: str | None, language: Language) -> None:
     package lacks it, or an explicit `language` argument chose another), `contentLanguage` names the language they
     are in (SEP-2792: the language actually used), Chinese with its script ('zh-Hant-TW': Traditional names are not
     the negotiated 'zh-Hans'). The package's names without a language code are English."""
-    tag = language_tag(used) if used else SOURCE_LANGUAGE
-    if written_as(tag) != written_as(language.tag):
-        language.fall_back(tag)
+    language.written_in(language_tag(used) if used else SOURCE_LANGUAGE)
 
 
 def country_or_context(country: str | None, ctx: RequestContext) -> str:

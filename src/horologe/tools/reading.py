@@ -31,7 +31,7 @@ from horologe.core import tzdb
 from horologe.core.errors import InvalidTimestamp, InvalidTimezone, TimeError
 from horologe.core.holiday_names import country_code
 from horologe.core.localtime import Disambiguation, LocalResolution
-from horologe.core.messages import N_
+from horologe.core.messages import N_, msg
 from horologe.core.parse import parse_date, parse_timestamp
 from horologe.core.relative import LANGUAGE_CODES, Resolution, UnknownExpression, resolve_expression
 from horologe.core.relative_grammar import compile_tables
@@ -195,14 +195,17 @@ def _phrase(value: str, zone: ResolvedZone, ctx: RequestContext, disambiguation:
     instant = resolution.start
     understood = resolution.interpretation
     if resolution.kind == "period":
-        understood = f"the start of {understood}"
+        understood = msg(N_("the start of {period}"), period=understood)
     elif resolution.kind == "recurrence":
-        understood = f"the next occurrence of {understood}"
+        understood = msg(N_("the next occurrence of {recurrence}"), recurrence=understood)
     alternative = None
     if resolution.alternative is not None:
         other = resolution.alternative
-        alternative = {"timestamp": iso(other.start.astimezone(zone.tz)), "understood": other.interpretation}
-    return TimeInput(instant, zone, local, False, understood, alternative)
+        alternative = {
+            "timestamp": iso(other.start.astimezone(zone.tz)),
+            "understood": ctx.language.render(other.interpretation),
+        }
+    return TimeInput(instant, zone, local, False, ctx.language.render(understood), alternative)
 
 
 def _with_zone(value: str, ctx: RequestContext, disambiguation: Disambiguation) -> TimeInput | None:

@@ -20,6 +20,7 @@ from horologe.core.relative import Resolution
 from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import ResolvedZone
 from horologe.i18n.cldr import locale_known
+from horologe.i18n.language import Language
 from horologe.tools.present import dst_report, iso, without_nulls, zone_from
 from horologe.tools.reading import instant_of, resolve_phrase, week_start
 from horologe.tools.schemas.relative import ResolveTimeExpressionArgs, ResolveTimeExpressionResult
@@ -42,7 +43,7 @@ def resolve_time_expression(
         count=args.count,
     )
     first_day, _ = week_start(None, ctx, locale)
-    return _result(resolution, zone, first_day)
+    return _result(resolution, zone, first_day, ctx.language)
 
 
 def _locale(tag: str | None) -> str | None:
@@ -73,8 +74,8 @@ def _occurrence(instant: datetime, zone: ResolvedZone, whole_day: bool) -> dict[
     return {"date" if whole_day else "timestamp": when, "day_of_week": DAY_NAMES[local.weekday()]}
 
 
-def _result(resolution: Resolution, zone: ResolvedZone, first_day: int) -> dict[str, Any]:
-    body: dict[str, Any] = {"kind": resolution.kind, "interpretation": resolution.interpretation}
+def _result(resolution: Resolution, zone: ResolvedZone, first_day: int, language: Language) -> dict[str, Any]:
+    body: dict[str, Any] = {"kind": resolution.kind, "interpretation": language.render(resolution.interpretation)}
     if resolution.kind == "recurrence":
         whole_day = resolution.granularity == "day"
         body["occurrences"] = [_occurrence(instant, zone, whole_day) for instant in resolution.occurrences]
@@ -87,7 +88,10 @@ def _result(resolution: Resolution, zone: ResolvedZone, first_day: int) -> dict[
         week_start=DAY_NAMES[first_day] if resolution.granularity == "week" and resolution.kind == "period" else None,
         dst=dst_report(resolution.local_time),
         alternative=(
-            {"interpretation": alternative.interpretation, **_span(alternative.start, alternative.end, zone)}
+            {
+                "interpretation": language.render(alternative.interpretation),
+                **_span(alternative.start, alternative.end, zone),
+            }
             if alternative is not None
             else None
         ),
