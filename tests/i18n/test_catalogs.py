@@ -14,8 +14,8 @@ from horologe.i18n.messages import SERVER_TITLE, TITLES
 from horologe.protocol import prompts, resources
 from horologe.tools.registry import TOOLS
 
-SAME_IN_SOME_LANGUAGES = {"Question", "Timer"}
-"""Messages whose translation may equal the English text ("Question" in French, "Timer" in German)."""
+SAME_IN_SOME_LANGUAGES = {"Question", "Timer", "minute(s)"}
+"""Messages whose translation may equal the English text ("Question" and "minute(s)" in French, "Timer" in German)."""
 
 
 def template_ids() -> set[str]:

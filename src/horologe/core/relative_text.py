@@ -45,41 +45,41 @@ _COUNTED: Final[dict[Unit, Message]] = {
     "quarter": msg(N_("quarter(s)")),
     "year": msg(N_("year(s)")),
 }
-_CALENDAR: Final[dict[tuple[int, str], str]] = {
-    (0, "week"): N_("this calendar week"),
-    (-1, "week"): N_("the previous calendar week"),
-    (1, "week"): N_("the next calendar week"),
-    (2, "week"): N_("the calendar week after next"),
-    (0, "month"): N_("this calendar month"),
-    (-1, "month"): N_("the previous calendar month"),
-    (1, "month"): N_("the next calendar month"),
-    (0, "quarter"): N_("this calendar quarter"),
-    (-1, "quarter"): N_("the previous calendar quarter"),
-    (1, "quarter"): N_("the next calendar quarter"),
-    (0, "year"): N_("this calendar year"),
-    (-1, "year"): N_("the previous calendar year"),
-    (1, "year"): N_("the next calendar year"),
+_CALENDAR: Final[dict[tuple[int, str], Message]] = {
+    (0, "week"): msg(N_("this calendar week")),
+    (-1, "week"): msg(N_("the previous calendar week")),
+    (1, "week"): msg(N_("the next calendar week")),
+    (2, "week"): msg(N_("the calendar week after next")),
+    (0, "month"): msg(N_("this calendar month")),
+    (-1, "month"): msg(N_("the previous calendar month")),
+    (1, "month"): msg(N_("the next calendar month")),
+    (0, "quarter"): msg(N_("this calendar quarter")),
+    (-1, "quarter"): msg(N_("the previous calendar quarter")),
+    (1, "quarter"): msg(N_("the next calendar quarter")),
+    (0, "year"): msg(N_("this calendar year")),
+    (-1, "year"): msg(N_("the previous calendar year")),
+    (1, "year"): msg(N_("the next calendar year")),
 }
-_TO_DATE: Final[dict[str, str]] = {
-    "week": N_("from the start of this week to the reference instant"),
-    "month": N_("from the start of this month to the reference instant"),
-    "quarter": N_("from the start of this quarter to the reference instant"),
-    "year": N_("from the start of this year to the reference instant"),
+_TO_DATE: Final[dict[str, Message]] = {
+    "week": msg(N_("from the start of this week to the reference instant")),
+    "month": msg(N_("from the start of this month to the reference instant")),
+    "quarter": msg(N_("from the start of this quarter to the reference instant")),
+    "year": msg(N_("from the start of this year to the reference instant")),
 }
-_EDGE: Final[dict[tuple[str, str], str]] = {
-    ("start", "week"): N_("the first day of that week"),
-    ("end", "week"): N_("the last day of that week"),
-    ("start", "month"): N_("the first day of that month"),
-    ("end", "month"): N_("the last day of that month"),
-    ("start", "quarter"): N_("the first day of that quarter"),
-    ("end", "quarter"): N_("the last day of that quarter"),
-    ("start", "year"): N_("the first day of that year"),
-    ("end", "year"): N_("the last day of that year"),
+_EDGE: Final[dict[tuple[str, str], Message]] = {
+    ("start", "week"): msg(N_("the first day of that week")),
+    ("end", "week"): msg(N_("the last day of that week")),
+    ("start", "month"): msg(N_("the first day of that month")),
+    ("end", "month"): msg(N_("the last day of that month")),
+    ("start", "quarter"): msg(N_("the first day of that quarter")),
+    ("end", "quarter"): msg(N_("the last day of that quarter")),
+    ("start", "year"): msg(N_("the first day of that year")),
+    ("end", "year"): msg(N_("the last day of that year")),
 }
-_EVERY_UNIT: Final = {
-    "DAILY": (N_("every day"), N_("every {interval} days")),
-    "HOURLY": (N_("every hour"), N_("every {interval} hours")),
-    "MINUTELY": (N_("every minute"), N_("every {interval} minutes")),
+_EVERY_ONE: Final = {
+    "DAILY": msg(N_("every day")),
+    "HOURLY": msg(N_("every hour")),
+    "MINUTELY": msg(N_("every minute")),
 }
 MAX_COUNTRIES_SHOWN: Final = 8
 
@@ -127,10 +127,10 @@ def at_clock(clock: time, day: date, note: Message | None) -> Message:
 
 def calendar_period(unit: Unit, offset: int) -> Message:
     """A calendar week, month, quarter or year relative to the current one."""
-    template = _CALENDAR.get((offset, unit))
-    if template is None:
+    found = _CALENDAR.get((offset, unit))
+    if found is None:
         return msg(N_("the calendar {unit} {offset} from this one"), unit=_COUNTED[unit], offset=f"{offset:+d}")
-    return msg(template)
+    return found
 
 
 def named_period(unit: Unit, index: int, first: date) -> Message:
@@ -154,12 +154,12 @@ def since(day: date) -> Message:
 
 def to_date(unit: Unit) -> Message:
     """From the start of the current period to the reference instant ("month to date")."""
-    return msg(_TO_DATE[unit])
+    return _TO_DATE[unit]
 
 
 def edge(unit: Unit, which: str) -> Message:
     """The first or last day of a period."""
-    return msg(_EDGE[(which, unit)])
+    return _EDGE[(which, unit)]
 
 
 def weekend(first: date, last: date) -> Message:
@@ -268,8 +268,13 @@ def _every(
         if month:
             return msg(N_("every year on {day}"), day=f"{month:02d}-{monthday:02d}")
         return msg(N_("every year on the same day"))
-    once, many = _EVERY_UNIT[frequency]
-    return msg(once) if interval == 1 else msg(many, interval=interval)
+    if interval == 1:
+        return _EVERY_ONE[frequency]
+    if frequency == "DAILY":
+        return msg(N_("every {interval} days"), interval=interval)
+    if frequency == "HOURLY":
+        return msg(N_("every {interval} hours"), interval=interval)
+    return msg(N_("every {interval} minutes"), interval=interval)
 
 
 def _and(items: Sequence[Message]) -> Message:
