@@ -13,7 +13,7 @@ request's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -65,32 +65,24 @@ class Message:
 
     def has_english(self) -> bool:
         """Whether some parameter, here or in a nested message, is `English` text."""
-        nested = [value for value in self.params.values() if isinstance(value, Message)]
-        return (
-            any(isinstance(value, English) for value in self.params.values())
-            or any(part.has_english() for part in nested)
-            or any(sentence.has_english() for sentence in self.also)
-        )
+        return any(isinstance(value, English) for part in self.parts() for value in part.params.values())
 
     def written_in(self) -> list[str]:
         """The languages of the `Written` names among the parameters, here and in nested messages."""
-        found = [value.language for value in self.params.values() if isinstance(value, Written)]
-        for value in self.params.values():
-            if isinstance(value, Message):
-                found += value.written_in()
-        for sentence in self.also:
-            found += sentence.written_in()
-        return found
+        return [value.language for part in self.parts() for value in part.params.values() if isinstance(value, Written)]
 
     def templates(self) -> list[str]:
         """Every translatable template this message renders, its own first."""
-        found = [self.template] if self.translatable else []
+        return [part.template for part in self.parts() if part.translatable]
+
+    def parts(self) -> Iterator[Message]:
+        """This message, then each message among its parameters and further sentences, depth first."""
+        yield self
         for value in self.params.values():
             if isinstance(value, Message):
-                found += value.templates()
+                yield from value.parts()
         for sentence in self.also:
-            found += sentence.templates()
-        return found
+            yield from sentence.parts()
 
 
 def msg(template: str, /, **params: object) -> Message:
