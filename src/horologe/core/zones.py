@@ -64,6 +64,7 @@ from horologe.core.place_names import (
     city_label,
     in_scope,
     named_places,
+    namesake,
     qualifier_scopes,
     within,
 )
@@ -89,7 +90,8 @@ AMBIGUOUS_SHARE: Final = 0.5
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
 OTHER_SHARE: Final = 0.1
-"""Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
+"""Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight (and only
+plausible ones: `place_names.namesake`)."""
 MAX_OFFSET = timedelta(hours=14)
 TIMEZONE_HELP: Final = msg(N_("Use an IANA name such as 'Europe/Vienna', a UTC offset such as '+05:30', or 'UTC'."))
 PLACE_HELP: Final = msg(
@@ -622,8 +624,9 @@ def _by_name(lookup: _Lookup) -> ResolvedZone | None:
     return _ranked(lookup, candidates(lookup.places, lookup.text, lookup.hint, named))
 
 
-def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
-    """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much."""
+def _ranked(lookup: _Lookup, found: list[Candidate], name: str | None = None) -> ResolvedZone | None:
+    """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much. `name` is the
+    place's name in the text (the text itself unless qualified: 'Portland' of 'Portland, Oregon')."""
     found = _cities_for_areas(found)
     if not found:
         return None
@@ -647,8 +650,10 @@ def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
     if len(best.zones) > 1:
         raise _many_clocks(lookup, best)
     others = [
-        candidate.zones[0] for candidate in _distinct(found)[1:3] if candidate.weight >= best.weight * OTHER_SHARE
-    ]
+        candidate.zones[0]
+        for candidate in _distinct(found)[1:]
+        if candidate.weight >= best.weight * OTHER_SHARE and namesake(candidate, name or lookup.text)
+    ][:2]
     if best.kind != "city":
         others = [*_minor_clocks(lookup, best), *others]
     return _typed(best.zones[0], lookup.text, best.kind, best.label, tuple(others))
@@ -788,7 +793,7 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
             places=_labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now),
             suggestions=[candidate.zones[0] for candidate in elsewhere],
         )
-    return _ranked(lookup, inside)
+    return _ranked(lookup, inside, name)
 
 
 def _by_split(lookup: _Lookup) -> ResolvedZone | None:
@@ -802,7 +807,7 @@ def _by_split(lookup: _Lookup) -> ResolvedZone | None:
         scopes = qualifier_scopes(lookup.places, qualifier, _country_names().get(fold(qualifier)))
         inside = [c for c in named_places(lookup.places, name) if in_scope(c, scopes)] if scopes else []
         if inside:
-            zone = _ranked(lookup, inside)
+            zone = _ranked(lookup, inside, name)
             if zone is not None:
                 found.append(zone)
     if len({zone.key for zone in found}) == 1:
