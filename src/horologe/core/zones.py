@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -328,14 +328,34 @@ def _utc_keys() -> frozenset[str]:
 def _country_names() -> Mapping[str, str]:
     """Folded country name -> code: iso3166.tab names, their part before '(', and synonyms."""
     names = {fold(name): code for code, name in tzdb.countries().items()}
+    for prefix, codes in _country_prefixes().items():
+        if len(codes) == 1 and prefix not in names:
+            names[prefix] = codes[0]
+    names.update(_COUNTRY_SYNONYMS)
+    return MappingProxyType(names)
+
+
+@cache
+def _country_prefixes() -> Mapping[str, tuple[str, ...]]:
+    """Folded part before '(' of iso3166.tab names -> the codes it begins ('korea': KP, KR; 'congo': CD, CG)."""
     prefixes: dict[str, set[str]] = {}
     for code, name in tzdb.countries().items():
         if "(" in name:
             prefixes.setdefault(fold(name.split("(")[0]), set()).add(code)
-    for prefix, codes in prefixes.items():
-        if len(codes) == 1 and prefix not in names:
-            names[prefix] = codes.pop()
-    names.update(_COUNTRY_SYNONYMS)
+    return MappingProxyType({prefix: tuple(sorted(codes)) for prefix, codes in prefixes.items()})
+
+
+@lru_cache(maxsize=2)
+def country_names(places: Gazetteer | None = None) -> Mapping[str, tuple[str, ...]]:
+    """Folded country name -> the ISO codes it names: the tz database's names and synonyms ('UK', 'USA'), the places
+    table's in its twelve languages ('Deutschland', 'ドイツ', '德国'); several codes for a name countries share
+    ('Korea': KP and KR; 'Congo': CD and CG), whatever one language's table makes of it."""
+    names: dict[str, tuple[str, ...]] = {}
+    if places is not None:
+        names.update((name, (code,)) for name, code in places.countries.items())
+    database = _country_names()
+    names.update((name, (code,)) for name, code in database.items())
+    names.update((prefix, codes) for prefix, codes in _country_prefixes().items() if prefix not in database)
     return MappingProxyType(names)
 
 

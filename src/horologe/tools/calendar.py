@@ -29,6 +29,7 @@ from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
+from horologe.core.zones import country_names
 from horologe.i18n import SOURCE_LANGUAGE
 from horologe.i18n.cldr import hours_phrase, weekday_name
 from horologe.i18n.language import Language
@@ -151,7 +152,13 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     country = country_or_context(args.country, ctx)
     language = holiday_language(None, ctx.language)
     calendar = holiday_calendar(
-        country, args.subdivision, language=language, weekend=weekend, extra=extra, names=gazetteer().subdivisions
+        country,
+        args.subdivision,
+        language=language,
+        weekend=weekend,
+        extra=extra,
+        names=gazetteer().subdivisions,
+        countries=country_names(gazetteer()),
     )
     report_holiday_language(calendar.language, ctx.language)
     start = (
@@ -208,6 +215,7 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
         args.subdivision,
         language=holiday_language(args.language, ctx.language),
         names=gazetteer().subdivisions,
+        countries=country_names(gazetteer()),
     )
     report_holiday_language(calendar.language, ctx.language)
     year = args.year or ctx.now.astimezone(ctx.user_zone().tz).year
