@@ -63,10 +63,12 @@ class RequestContext:
         """The explicit zone when given, else the default (explicit argument > client context > preference > server)."""
         return explicit if explicit is not None else self.user_zone()
 
-    def user_zone(self) -> ResolvedZone:
+    def user_zone(self, *, used: bool = True) -> ResolvedZone:
         """The user's zone, for a call that names none: tools read it here (never `default_zone` itself), so the
-        context report can tell whether the client's or the stored zone decided anything."""
-        self.fell_back.append(self.default_zone)
+        context report can tell whether the client's or the stored zone decided anything. `used=False` lends it to a
+        reading that may yet name its own zone ('9am PST'): the reader asks again once the user's zone decided."""
+        if used:
+            self.fell_back.append(self.default_zone)
         return self.default_zone
 
     @property

@@ -108,8 +108,9 @@ def test_a_subdivision_of_a_country_without_any_says_there_are_none() -> None:
     assert caught.value.suggestions == ()
 
 
-def test_alpha_3_codes_and_english_names_are_accepted() -> None:
-    assert holiday_calendar("AUT").country == "AUT"
+def test_alpha_3_codes_aliases_and_english_names_are_accepted_as_the_alpha_2_code() -> None:
+    assert holiday_calendar("AUT").country == "AT"
+    assert holiday_calendar("UK").country == "GB"
     assert holiday_calendar("Austria").country == "AT"
 
 

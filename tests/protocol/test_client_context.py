@@ -272,3 +272,53 @@ def test_tools_read_the_users_zone_only_through_user_zone() -> None:
         if "ctx.default_zone" in text or "context.default_zone" in text
     ]
     assert readers == []
+
+
+VIENNA = {"timezone": "Europe/Vienna"}
+TEXT_NAMES_ITS_ZONE: list[tuple[str, dict[str, Any]]] = [
+    ("convert_timezone", {"timestamp": "9am PST", "to_timezone": "UTC"}),
+    ("convert_timezone", {"timestamp": "2026-11-23T09:00:00-08:00", "to_timezone": "UTC"}),
+    ("format_time", {"timestamp": "9am PST", "format": "rfc2822"}),
+    ("add_time", {"timestamp": "15:00 in Tokyo", "amount": "2 hours"}),
+    ("calculate_duration", {"start_time": "9am PST", "end_time": "5pm PST"}),
+    ("date_info", {"date": "11pm PST"}),
+    ("date_info", {"date": "2026-03-01"}),  # a day needs no zone
+    ("business_days", {"start_date": "9am in Tokyo", "count": 3, "country": "JP"}),
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments"), TEXT_NAMES_ITS_ZONE, ids=[f"{tool}-{n}" for n, (tool, _) in enumerate(TEXT_NAMES_ITS_ZONE)]
+)
+async def test_a_zone_written_in_the_time_leaves_the_users_zone_unused(
+    client: Client, tool: str, arguments: dict[str, Any]
+) -> None:
+    result, report = await call(client, tool, arguments, VIENNA)
+    assert result["isError"] is False, result
+    assert "Europe/Vienna" not in json.dumps(result["structuredContent"])
+    assert report == {"ignored": {"timezone": "not used: the call named its zone (or needed none)"}}
+
+
+@pytest.mark.anyio
+async def test_a_time_without_its_zone_is_read_in_the_users_and_says_so(client: Client) -> None:
+    converted, report = await call(client, "convert_timezone", {"timestamp": "9am", "to_timezone": "UTC"}, VIENNA)
+    assert converted["structuredContent"]["original"]["timezone"] == "Europe/Vienna"
+    assert report == {"applied": VIENNA}
+    # An offset only places the instant: format_time still writes it on the user's clock.
+    formatted, report = await call(
+        client, "format_time", {"timestamp": "2026-11-23T09:00:00-08:00", "format": "rfc3339"}, VIENNA
+    )
+    assert formatted["structuredContent"]["timestamp"] == "2026-11-23T18:00:00+01:00"
+    assert report == {"applied": VIENNA}
+
+
+@pytest.mark.anyio
+async def test_a_day_is_the_one_where_the_time_was_given(client: Client) -> None:
+    """11pm in Los Angeles is already the next day in Vienna: the date asked about is the Californian one."""
+    pacific, _ = await call(client, "date_info", {"date": "2026-11-23T23:00:00-08:00"}, VIENNA)
+    named, _ = await call(client, "date_info", {"date": "11pm PST"}, VIENNA)
+    assert pacific["structuredContent"]["date"] == "2026-11-23"
+    # The tests' now is 2026-11-22T03:11Z: 19:11 on the 21st in Los Angeles, 04:11 on the 22nd in Vienna.
+    assert named["structuredContent"]["date"] == "2026-11-21"
+    assert named["structuredContent"]["read_as"]["understood"] == "23:00 on 2026-11-21"

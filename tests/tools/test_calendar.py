@@ -167,6 +167,45 @@ async def test_list_holidays_refuses_bad_input(client: Client, arguments: dict[s
     await error_of(client, "list_holidays", arguments)
 
 
+COUNTRY_NAMES = [
+    ("Germany", "DE"),
+    ("Deutschland", "DE"),
+    ("Allemagne", "DE"),
+    ("Alemania", "DE"),
+    ("ドイツ", "DE"),
+    ("德国", "DE"),
+    ("United States", "US"),
+    ("Estados Unidos", "US"),
+    ("USA", "US"),
+    ("UK", "GB"),  # the package's alias, answered by its ISO code
+    ("the Netherlands", "NL"),
+    ("South Korea", "KR"),
+]
+
+
+@pytest.mark.parametrize(("name", "code"), COUNTRY_NAMES)
+async def test_a_country_is_named_in_english_or_a_catalog_language(client: Client, name: str, code: str) -> None:
+    listed = await structured(client, "list_holidays", {"country": name, "year": 2026})
+    counted = await structured(
+        client, "business_days", {"country": name, "start_date": "2026-12-21", "end_date": "2026-12-31"}
+    )
+    assert (listed["country"], counted["country"]) == (code, code)
+    assert listed == await structured(client, "list_holidays", {"country": code, "year": 2026})
+
+
+@pytest.mark.parametrize(("name", "codes"), [("Korea", ["KP", "KR"]), ("Congo", ["CD", "CG"])])
+async def test_a_name_countries_share_is_refused_with_their_codes(client: Client, name: str, codes: list[str]) -> None:
+    error = await error_of(client, "list_holidays", {"country": name})
+    assert error["suggestions"] == codes
+    assert f"{name!r} names several countries: {codes[0]} (" in error["message"]
+
+
+async def test_an_unknown_country_name_is_refused_with_the_nearest_codes(client: Client) -> None:
+    error = await error_of(client, "business_days", {"country": "Deutchland", "count": 1})
+    assert error["suggestions"][0] == "DE"
+    assert "ISO 3166-1 alpha-2 code" in error["message"]
+
+
 async def test_list_holidays_works_for_years_1_and_9999(client: Client) -> None:
     for year in (1, 9999):
         assert (await structured(client, "list_holidays", {"country": "US", "year": year}))["year"] == year

@@ -30,6 +30,31 @@ async def test_a_city_name_is_read_as_its_zone_and_the_result_says_so(client: Cl
     ]
 
 
+NAMESAKES: list[tuple[str, str, list[str]]] = [
+    # Smaller places by their own name, a tenth of the answer's people or more: a reader may mean them.
+    ("Portland", "America/Los_Angeles", ["America/New_York"]),
+    ("Birmingham", "Europe/London", ["America/Chicago"]),
+    ("Hyderabad", "Asia/Kolkata", ["Asia/Karachi"]),
+    # Places the name calls by another of their names, named only when it is a short form of their own.
+    ("Santiago", "America/Santiago", ["America/Santo_Domingo"]),  # Santiago de los Caballeros
+    ("Salvador", "America/Bahia", ["America/El_Salvador"]),
+    ("Cancún", "America/Cancun", []),  # also a foreign name of Changchun, Asia/Shanghai
+    ("Islamabad", "Asia/Karachi", []),  # Chattogram's old name, Asia/Dhaka
+    ("Zaragoza", "Europe/Madrid", []),  # another name of Tijuana
+    ("Kita", "Asia/Tokyo", ["Africa/Bamako"]),  # Kita, Mali by its own name; not Quito
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("name", "zone", "others"), NAMESAKES)
+async def test_a_reading_names_only_namesakes_a_reader_may_mean(
+    client: Client, name: str, zone: str, others: list[str]
+) -> None:
+    body = await structured(client, "get_current_time", {"timezone": name})
+    (reading,) = body["timezone_input"]
+    assert (reading["timezone"], reading.get("other_zones", [])) == (zone, others)
+
+
 @pytest.mark.anyio
 async def test_an_iana_name_needs_no_reading(client: Client) -> None:
     body = await structured(client, "get_current_time", {"timezone": "Europe/Vienna"})

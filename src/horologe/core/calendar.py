@@ -89,6 +89,8 @@ def supported_countries() -> Mapping[str, tuple[str, ...]]:
 
 SubdivisionNames = Callable[[str], Sequence[tuple[str, str, tuple[str, ...]]]]
 """A country's subdivisions by name: (code, display name, folded names in many languages), e.g. the places table's."""
+CountryNames = Mapping[str, tuple[str, ...]]
+"""Folded country name -> the ISO codes it names (several for a shared name, 'Korea'), e.g. `zones.country_names`."""
 
 
 def holiday_calendar(
@@ -99,13 +101,15 @@ def holiday_calendar(
     weekend: Iterable[int] | None = None,
     extra: Mapping[date, str] | None = None,
     names: SubdivisionNames | None = None,
+    countries: CountryNames | None = None,
 ) -> HolidayCalendar:
-    """Holidays of an ISO country code (case-insensitive) and optional subdivision, by code or, with `names`, by
+    """Holidays of a country, by ISO code (case-insensitive; an alias the package knows, 'UK', answers as 'GB') or,
+    with `countries`, by name ('Germany', 'Deutschland'), and an optional subdivision, by code or, with `names`, by
     name in any of their languages ('Bavaria', 'Bayern', 'Baviera' -> BY); weekend from the package."""
     import holidays
 
-    code = _checked_country(country)
-    base = holidays.country_holidays(code)
+    base = holidays.country_holidays(_checked_country(country, countries))
+    code = base.country
     subdiv = _checked_subdivision(code, subdivision, base, names(code) if names else ()) if subdivision else None
     chosen = _language(language, tuple(base.supported_languages), base.default_language)
     source = holidays.country_holidays(code, subdiv=subdiv, language=chosen)
@@ -220,15 +224,25 @@ def _country_codes() -> tuple[str, ...]:
     return tuple(supported_countries())
 
 
-def _checked_country(country: str) -> str:
+def _checked_country(country: str, named: CountryNames | None) -> str:
+    """The package's code for a country given by code or by a name in `named` (the tz database's English names
+    without it); refused with the codes a shared name fits, or the nearest by spelling."""
     code = country.strip().upper()
     if code in _country_codes():
         return code
-    names = {name.casefold(): c for c, name in countries().items()}
-    by_name = names.get(country.strip().casefold())
-    if by_name in _country_codes():
-        return by_name
-    close = [names[n] for n in difflib.get_close_matches(country.strip().casefold(), names, n=3, cutoff=0.7)]
+    names = named if named is not None else {fold(name): (c,) for c, name in countries().items()}
+    folded = fold(country)
+    found = [c for c in names.get(folded, ()) if c in _country_codes()]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise InvalidArgument(
+            N_("{country} names several countries: {codes}. Pass one of their ISO codes."),
+            country=repr(country[:60]),
+            codes=", ".join(f"{c} ({countries().get(c, c)})" for c in found),
+            suggestions=found,
+        )
+    close = [c for n in difflib.get_close_matches(folded, names, n=3, cutoff=0.7) for c in names[n]]
     if len(code) <= 3:
         close += difflib.get_close_matches(code, [c for c in _country_codes() if len(c) == 2], n=3, cutoff=0.5)
     suggestions = list(dict.fromkeys(c for c in close if c in _country_codes()))[:3]

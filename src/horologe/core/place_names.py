@@ -25,6 +25,16 @@ Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer 
    name (Tepic, once 'Nayarit', does not stand for the state). Of places of one clock, a city is named before a
    division or country that weighs less than twice as much ('Seoul' is the city).
 
+5. Beside the answer, the reading names (`other_zones`) up to two smaller places of the name in other zones with a
+   tenth of its weight (`OTHER_SHARE`, in `horologe.core.zones`): 'Portland' also names America/New_York (Maine),
+   'Birmingham' America/Chicago (Alabama). A place the name calls only by another of its names (a former or foreign
+   one) is named only when its own name is a longer or shorter form of the name (`namesake`): 'Santiago' names
+   Santiago de los Caballeros, 'Salvador' El Salvador, but 'Cancún' (also a foreign name of Changchun, 4.7 M) names
+   no Chinese zone and 'Islamabad' (Chattogram's old name) no Bangladeshi one. Of the 29 such places the names of the
+   cities of 100,000+ listed, the 7 kept are short or long forms; the 22 dropped are mostly other languages' names of
+   unrelated cities (Quito for 'Kita', Tijuana for 'Zaragoza', Pune for 'Puno'), with a few variant spellings lost
+   alongside ('Jalapa' for Xalapa).
+
 A division's codes ('OR', 'NSW') name it only as a qualifier ('Portland, OR'); alone, 'OR' is no place.
 """
 
@@ -118,6 +128,16 @@ def qualifier_scopes(places: Gazetteer, text: str, country: str | None = None) -
     scopes |= {(division.country, division.code) for division, _ in places.divisions(folded)}
     scopes |= {(division.country, division.code) for division in places.divisions_coded(compact)}
     return scopes
+
+
+def namesake(candidate: Candidate, name: str) -> bool:
+    """Whether a place is one a reader of `name` may mean (rule 5): by its own name, or by another whose words are all
+    in its own name or the other way round ('Santiago' for Santiago de los Caballeros, 'Al Madinah' for Madinah)."""
+    if candidate.own:
+        return True
+    own = candidate.label if candidate.kind == "country" else candidate.label.rsplit(", ", 1)[0]
+    typed, words = set(fold(name).split()), set(fold(own).split())
+    return typed <= words or words <= typed
 
 
 def within(candidate: Candidate, area: Candidate) -> bool:

@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -64,6 +64,7 @@ from horologe.core.place_names import (
     city_label,
     in_scope,
     named_places,
+    namesake,
     qualifier_scopes,
     within,
 )
@@ -89,7 +90,8 @@ AMBIGUOUS_SHARE: Final = 0.5
 MAX_FUZZY_INPUT: Final = 64
 MAIN_ZONES: Final = 5
 OTHER_SHARE: Final = 0.1
-"""Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight."""
+"""Smaller cities of the same name in other zones are named with the reading down to a tenth of its weight (and only
+plausible ones: `place_names.namesake`)."""
 MAX_OFFSET = timedelta(hours=14)
 TIMEZONE_HELP: Final = msg(N_("Use an IANA name such as 'Europe/Vienna', a UTC offset such as '+05:30', or 'UTC'."))
 PLACE_HELP: Final = msg(
@@ -326,14 +328,34 @@ def _utc_keys() -> frozenset[str]:
 def _country_names() -> Mapping[str, str]:
     """Folded country name -> code: iso3166.tab names, their part before '(', and synonyms."""
     names = {fold(name): code for code, name in tzdb.countries().items()}
+    for prefix, codes in _country_prefixes().items():
+        if len(codes) == 1 and prefix not in names:
+            names[prefix] = codes[0]
+    names.update(_COUNTRY_SYNONYMS)
+    return MappingProxyType(names)
+
+
+@cache
+def _country_prefixes() -> Mapping[str, tuple[str, ...]]:
+    """Folded part before '(' of iso3166.tab names -> the codes it begins ('korea': KP, KR; 'congo': CD, CG)."""
     prefixes: dict[str, set[str]] = {}
     for code, name in tzdb.countries().items():
         if "(" in name:
             prefixes.setdefault(fold(name.split("(")[0]), set()).add(code)
-    for prefix, codes in prefixes.items():
-        if len(codes) == 1 and prefix not in names:
-            names[prefix] = codes.pop()
-    names.update(_COUNTRY_SYNONYMS)
+    return MappingProxyType({prefix: tuple(sorted(codes)) for prefix, codes in prefixes.items()})
+
+
+@lru_cache(maxsize=2)
+def country_names(places: Gazetteer | None = None) -> Mapping[str, tuple[str, ...]]:
+    """Folded country name -> the ISO codes it names: the tz database's names and synonyms ('UK', 'USA'), the places
+    table's in its twelve languages ('Deutschland', 'ドイツ', '德国'); several codes for a name countries share
+    ('Korea': KP and KR; 'Congo': CD and CG), whatever one language's table makes of it."""
+    names: dict[str, tuple[str, ...]] = {}
+    if places is not None:
+        names.update((name, (code,)) for name, code in places.countries.items())
+    database = _country_names()
+    names.update((name, (code,)) for name, code in database.items())
+    names.update((prefix, codes) for prefix, codes in _country_prefixes().items() if prefix not in database)
     return MappingProxyType(names)
 
 
@@ -622,8 +644,9 @@ def _by_name(lookup: _Lookup) -> ResolvedZone | None:
     return _ranked(lookup, candidates(lookup.places, lookup.text, lookup.hint, named))
 
 
-def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
-    """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much."""
+def _ranked(lookup: _Lookup, found: list[Candidate], name: str | None = None) -> ResolvedZone | None:
+    """The heaviest candidate's zone; refused when a place of another clock weighs at least half as much. `name` is the
+    place's name in the text (the text itself unless qualified: 'Portland' of 'Portland, Oregon')."""
     found = _cities_for_areas(found)
     if not found:
         return None
@@ -647,8 +670,10 @@ def _ranked(lookup: _Lookup, found: list[Candidate]) -> ResolvedZone | None:
     if len(best.zones) > 1:
         raise _many_clocks(lookup, best)
     others = [
-        candidate.zones[0] for candidate in _distinct(found)[1:3] if candidate.weight >= best.weight * OTHER_SHARE
-    ]
+        candidate.zones[0]
+        for candidate in _distinct(found)[1:]
+        if candidate.weight >= best.weight * OTHER_SHARE and namesake(candidate, name or lookup.text)
+    ][:2]
     if best.kind != "city":
         others = [*_minor_clocks(lookup, best), *others]
     return _typed(best.zones[0], lookup.text, best.kind, best.label, tuple(others))
@@ -788,7 +813,7 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
             places=_labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now),
             suggestions=[candidate.zones[0] for candidate in elsewhere],
         )
-    return _ranked(lookup, inside)
+    return _ranked(lookup, inside, name)
 
 
 def _by_split(lookup: _Lookup) -> ResolvedZone | None:
@@ -802,7 +827,7 @@ def _by_split(lookup: _Lookup) -> ResolvedZone | None:
         scopes = qualifier_scopes(lookup.places, qualifier, _country_names().get(fold(qualifier)))
         inside = [c for c in named_places(lookup.places, name) if in_scope(c, scopes)] if scopes else []
         if inside:
-            zone = _ranked(lookup, inside)
+            zone = _ranked(lookup, inside, name)
             if zone is not None:
                 found.append(zone)
     if len({zone.key for zone in found}) == 1:

@@ -28,11 +28,12 @@ from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import LocalResolution
 from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
+from horologe.core.zones import country_names
 from horologe.i18n import SOURCE_LANGUAGE
 from horologe.i18n.cldr import hours_phrase, weekday_name
 from horologe.i18n.language import Language
 from horologe.places import gazetteer
-from horologe.tools.present import dst_report, iso, without_nulls, zone_from, zone_of
+from horologe.tools.present import dst_report, iso, without_nulls, zone_of
 from horologe.tools.reading import date_of, holiday_country, instant_of, source_zone
 from horologe.tools.schemas import calendar as s
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -43,7 +44,7 @@ def add_time(args: s.AddTimeArgs, ctx: RequestContext, options: ToolOptions) -> 
     """Add an ISO 8601 duration or plain units to a time, calendar units on the wall clock; what was notable (a day
     clamped to the month's end, a DST change crossed or hit) is explained."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    read = instant_of(args.timestamp, given, ctx, args.disambiguation)
     zone = source_zone(read, given, ctx, offsets=False)
     amount = parse_amount(args.amount)
     added = add_amount(read.instant, amount, zone.tz, args.disambiguation)
@@ -148,7 +149,13 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     country = country_or_context(args.country, ctx)
     language = holiday_language(None, ctx.language)
     calendar = holiday_calendar(
-        country, args.subdivision, language=language, weekend=weekend, extra=extra, names=gazetteer().subdivisions
+        country,
+        args.subdivision,
+        language=language,
+        weekend=weekend,
+        extra=extra,
+        names=gazetteer().subdivisions,
+        countries=country_names(gazetteer()),
     )
     report_holiday_language(calendar.language, ctx.language)
     start = (
@@ -205,6 +212,7 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
         args.subdivision,
         language=holiday_language(args.language, ctx.language),
         names=gazetteer().subdivisions,
+        countries=country_names(gazetteer()),
     )
     report_holiday_language(calendar.language, ctx.language)
     year = args.year or ctx.now.astimezone(ctx.user_zone().tz).year
@@ -222,15 +230,16 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
 def date_info(args: s.DateInfoArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """Weekday, ISO week, day of year, quarter, month length and leap year of a date, its week under the locale's
     rules when a locale is known, and the date in other calendars."""
-    zone = zone_from(args.timezone, ctx)
+    given = zone_of(args.timezone, ctx) if args.timezone is not None else None
     read = None
     if args.date is None:
-        day = ctx.now.astimezone(zone.tz).date()
+        day = ctx.now.astimezone(ctx.zone_or_default(given).tz).date()
     elif isinstance(args.date, str) and _ISO_DAY.fullmatch(args.date.strip()):
-        day = date_of(args.date, "date", ctx, zone)
+        day = date_of(args.date, "date", ctx)  # a day needs no zone
     else:
-        read = instant_of(args.date, zone, ctx)
-        day = read.instant.astimezone(zone.tz).date()
+        # The day where the time was given: a zone the text names ('11pm PST'), else the argument, else its offset.
+        read = instant_of(args.date, given, ctx)
+        day = read.instant.astimezone(source_zone(read, given, ctx, offsets=True).tz).date()
     facts = date_facts(day)
     locale = args.locale or ctx.locale
     locale_week = None

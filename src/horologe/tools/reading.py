@@ -72,9 +72,22 @@ class TimeInput:
 
 
 def instant_of(
-    value: str | int | float, zone: ResolvedZone, ctx: RequestContext, disambiguation: Disambiguation = "compatible"
+    value: str | int | float,
+    zone: ResolvedZone | None,
+    ctx: RequestContext,
+    disambiguation: Disambiguation = "compatible",
 ) -> TimeInput:
-    """A timestamp argument on the timeline, read in `zone` unless it names its own (see the module)."""
+    """A timestamp argument on the timeline, read in `zone` (None: the user's) unless it names its own (see the
+    module). The user's zone counts as used (the context report) only when the text named none."""
+    read = _read(value, zone or ctx.user_zone(used=False), ctx, disambiguation)
+    if zone is None and not read.zone_named:
+        ctx.user_zone()
+    return read
+
+
+def _read(
+    value: str | int | float, zone: ResolvedZone, ctx: RequestContext, disambiguation: Disambiguation
+) -> TimeInput:
     if isinstance(value, str) and value.strip().lower() == NOW:
         return TimeInput(ctx.now, zone)
     try:
@@ -104,14 +117,14 @@ def source_zone(read: TimeInput, given: ResolvedZone | None, ctx: RequestContext
 
 
 def date_of(value: str, name: str, ctx: RequestContext, zone: ResolvedZone | None = None) -> date:
-    """A date argument: an ISO date, or any timestamp or phrase `instant_of` reads, as its day in `zone`."""
+    """A date argument: an ISO date, or any timestamp or phrase `instant_of` reads in `zone` (None: the user's), as
+    its day in the zone it was read in."""
     text = value.strip() if isinstance(value, str) else value
     try:
         return parse_date(text)
     except InvalidTimestamp as exc:
-        where = zone or ctx.user_zone()
         try:
-            found = instant_of(value, where, ctx)
+            found = instant_of(value, zone, ctx)
         except InvalidTimestamp:
             raise InvalidTimestamp(
                 N_("{name}: {problem}"), name=name, problem=exc.text, suggestions=exc.suggestions

@@ -61,7 +61,7 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
 def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """A time of any date moved from one zone to another; the zone the time was given in is the source."""
     given = zone_of(args.from_timezone, ctx) if args.from_timezone is not None else None
-    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    read = instant_of(args.timestamp, given, ctx, args.disambiguation)
     source = source_zone(read, given, ctx, offsets=True)
     target = zone_of(args.to_timezone, ctx)
     checked_format(args.format, args.custom_format, options)
@@ -89,11 +89,12 @@ def calculate_duration(
     """The time between two times: exact totals (the seed's seconds, minutes, hours, days) and words, in the unit
     asked when one is (to one decimal), else in the two largest calendar units."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    zone = ctx.zone_or_default(given)
-    start = instant_of(args.start_time, zone, ctx)
-    end = instant_of(args.end_time, zone, ctx)
+    start = instant_of(args.start_time, given, ctx)
+    end = instant_of(args.end_time, given, ctx)
+    start_zone, end_zone = source_zone(start, given, ctx, offsets=False), source_zone(end, given, ctx, offsets=False)
     unit = args.units or "seconds"
-    duration = measure(start.instant, end.instant, unit=unit, zone=zone.tz)
+    # Calendar units are counted on the start's wall clock: the zone it was given in.
+    duration = measure(start.instant, end.instant, unit=unit, zone=start_zone.tz)
     said = duration.breakdown.said().as_dict()
     body = without_nulls(
         total_seconds=duration.total_seconds,
@@ -104,8 +105,8 @@ def calculate_duration(
         negative=True if duration.negative else None,
     )
     return without_nulls(
-        start=iso(start.instant.astimezone(source_zone(start, given, ctx, offsets=False).tz)),
-        end=iso(end.instant.astimezone(source_zone(end, given, ctx, offsets=False).tz)),
+        start=iso(start.instant.astimezone(start_zone.tz)),
+        end=iso(end.instant.astimezone(end_zone.tz)),
         duration=body,
         start_read_as=start.read_as(),
         end_read_as=end.read_as(),
@@ -117,7 +118,7 @@ def calculate_duration(
 def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """A timestamp written in one of the supported standards or a validated strftime pattern."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    read = instant_of(args.timestamp, ctx.zone_or_default(given), ctx, args.disambiguation)
+    read = instant_of(args.timestamp, given, ctx, args.disambiguation)
     zone = source_zone(read, given, ctx, offsets=False)
     checked_format(args.format, args.custom_format, options)
     return without_nulls(
