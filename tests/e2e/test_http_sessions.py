@@ -101,6 +101,27 @@ def test_one_client_cannot_open_sessions_faster_than_its_rate() -> None:
     assert error["message"].startswith("Too many new sessions from this client")
 
 
+def test_x_forwarded_for_names_no_client_unless_its_proxy_is_trusted() -> None:
+    # uvicorn believes X-Forwarded-For from any loopback peer by default; horologe believes it only from
+    # `rate_limit.trusted_proxies` (none here), for the rate limits and for the access log alike.
+    server = start_http_server(extra=["--stateful", "--max-sessions", "20", "--new-sessions-per-client", "2/minute"])
+
+    def open_as(client: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request("POST", "/mcp", json.dumps(INITIALIZE), {**HEADERS, "X-Forwarded-For": client})
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    try:
+        statuses = [open_as(f"198.51.100.{n}") for n in range(1, 5)]
+        logged = server.wait_for_log('"path":"/mcp"')
+    finally:
+        server.stop()
+    assert statuses == [200, 200, 429, 429]  # one client, 127.0.0.1, whatever it says it forwards
+    assert '"client":"127.0.0.1"' in logged
+
+
 def test_one_client_flooding_sessions_leaves_room_for_the_others() -> None:
     server = start_http_server(
         extra=["--stateful", "--max-sessions", "20", "--new-sessions-per-client", "5/minute"],

@@ -7,6 +7,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,10 +24,14 @@ REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 class AccessLog:
     """One JSON line per request on stderr: id, method, path, status, duration; never headers or query strings."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, enabled: bool = True) -> None:
+    def __init__(
+        self, app: ASGIApp, metrics: Metrics, enabled: bool = True, client_of: Callable[[Scope], str] | None = None
+    ) -> None:
         self.app = app
         self.metrics = metrics
         self.enabled = enabled
+        self.client_of = client_of or _peer
+        """Who the line names as the client: the rate limits' reading (`X-Forwarded-For` from trusted proxies)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -68,7 +73,7 @@ class AccessLog:
             "path": path,
             "status": status,
             "duration_ms": round(duration * 1000, 3),
-            "client": (scope.get("client") or ("", 0))[0],
+            "client": self.client_of(scope),
         }
         if facts is not None:
             if facts.method is not None:
@@ -77,6 +82,10 @@ class AccessLog:
                 entry["name"] = facts.name[:64]
         # One unbuffered write per line: lines from concurrent requests never interleave, and no flush is needed.
         os.write(2, (compact_json(entry) + "\n").encode())
+
+
+def _peer(scope: Scope) -> str:
+    return str((scope.get("client") or ("", 0))[0])
 
 
 def new_request_id() -> str:

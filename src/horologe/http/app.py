@@ -138,7 +138,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         metrics=metrics_endpoint,
         public=public,
     )
-    middleware = [Middleware(AccessLog, metrics=metrics, enabled=http.access_log)]
+    client_of = ClientAddress(settings.rate_limit.trusted_proxies).of
+    middleware = [Middleware(AccessLog, metrics=metrics, enabled=http.access_log, client_of=client_of)]
     if http.cors_origins:
         middleware.append(
             Middleware(

@@ -68,6 +68,9 @@ def serve_http(settings: Settings) -> None:
         "log_config": None,  # uvicorn's loggers propagate to horologe's one handler (horologe.logs)
         "timeout_graceful_shutdown": http.graceful_shutdown_seconds,
         "server_header": False,
+        # X-Forwarded-For is believed only from `rate_limit.trusted_proxies` (`ClientAddress`); uvicorn's own reading
+        # would believe any loopback peer by default, whatever was configured.
+        "proxy_headers": False,
         "http": deadline_protocol(),
         "header_timeout": http.header_timeout_seconds,
         "body_timeout": http.body_timeout_seconds,
