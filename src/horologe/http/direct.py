@@ -4,18 +4,17 @@ The SDK serves a stateless POST of the 2025 revisions by building a session for 
 JSON-RPC dispatcher and a server task in its task group, torn down again after one answer (about 400 µs of the
 SDK's 620 per call on this machine, bench/asgi_cost.py). A 2026-07-28 POST it serves in the request's task, but
 re-reads and re-parses the body our body guard already parsed, builds a Starlette request and response, and
-validates the envelope the era guard has checked. `DirectServing` serves both with what the SDK's own paths call: its
-kernel (`ServerRunner`, as `serve_one` drives it: the server's middleware stages, handlers, the result's validation
-and serialisation), its
-envelope ladder (`classify_inbound_request`) and `Mcp-Param` check for 2026-07-28, and each era's answer
-conventions: 2025, one JSON-RPC response with status 200 even for an error, `exclude_unset` serialisation, the
-dispatcher's code 0 for an exception no stage mapped; 2026-07-28, the error table's HTTP status, `exclude_none`
-serialisation, -32603 for an unmapped exception.
+validates the envelope the era guard has checked. `DirectServing` serves both with what the SDK's own paths call:
+its kernel (`ServerRunner`, as `serve_one` drives it: the server's middleware stages, handlers, the result's
+validation and serialisation), its envelope ladder (`classify_inbound_request`) and `Mcp-Param` check for
+2026-07-28, and each era's answer conventions: 2025, one JSON-RPC response with status 200 even for an error,
+`exclude_unset` serialisation, the dispatcher's code 0 for an exception no stage mapped; 2026-07-28, the error
+table's HTTP status, `exclude_none` serialisation, -32603 for an unmapped exception.
 
 It takes only a single request (a batch's members one by one; never a notification, a response or `initialize`)
 that the SDK would serve as is: a JSON `Content-Type`, an `Accept` naming JSON, an envelope that validates, no
 header the SDK would refuse. Everything else is the SDK's to answer, unchanged (`MCPEndpoint` passes it on).
-tests/http/test_direct.py holds the two paths to the same bytes.
+tests/http/test_direct.py holds the two paths to the same answer (status, headers, JSON; in 2025 the same bytes).
 """
 
 from __future__ import annotations
