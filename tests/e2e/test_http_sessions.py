@@ -101,20 +101,22 @@ def test_one_client_cannot_open_sessions_faster_than_its_rate() -> None:
     assert error["message"].startswith("Too many new sessions from this client")
 
 
+def open_as(server: RunningServer, client: str) -> int:
+    """Open a session with `X-Forwarded-For: client`; the status of the answer."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.request("POST", "/mcp", json.dumps(INITIALIZE), {**HEADERS, "X-Forwarded-For": client})
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
 def test_x_forwarded_for_names_no_client_unless_its_proxy_is_trusted() -> None:
     # uvicorn believes X-Forwarded-For from any loopback peer by default; horologe believes it only from
     # `rate_limit.trusted_proxies` (none here), for the rate limits and for the access log alike.
     server = start_http_server(extra=["--stateful", "--max-sessions", "20", "--new-sessions-per-client", "2/minute"])
 
-    def open_as(client: str) -> int:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        connection.request("POST", "/mcp", json.dumps(INITIALIZE), {**HEADERS, "X-Forwarded-For": client})
-        status = connection.getresponse().status
-        connection.close()
-        return status
-
     try:
-        statuses = [open_as(f"198.51.100.{n}") for n in range(1, 5)]
+        statuses = [open_as(server, f"198.51.100.{n}") for n in range(1, 5)]
         logged = server.wait_for_log('"path":"/mcp"')
     finally:
         server.stop()
@@ -128,16 +130,9 @@ def test_one_client_flooding_sessions_leaves_room_for_the_others() -> None:
         env={"HOROLOGE_RATE_LIMIT__TRUSTED_PROXIES": '["127.0.0.1"]'},  # X-Forwarded-For names the client
     )
 
-    def open_as(client: str) -> int:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        connection.request("POST", "/mcp", json.dumps(INITIALIZE), {**HEADERS, "X-Forwarded-For": client})
-        status = connection.getresponse().status
-        connection.close()
-        return status
-
     try:
-        flood = [open_as("203.0.113.7") for _ in range(60)]
-        others = [open_as(f"198.51.100.{n}") for n in range(1, 4)]
+        flood = [open_as(server, "203.0.113.7") for _ in range(60)]
+        others = [open_as(server, f"198.51.100.{n}") for n in range(1, 4)]
     finally:
         server.stop()
     assert flood.count(200) == 5 and flood.count(429) == 55
