@@ -164,3 +164,40 @@ async def test_a_holiday_is_the_country_of_the_zones_own_name_not_of_the_zone_it
     assert oslo["structuredContent"]["start"] == "2027-05-17T00:00:00+02:00"
     assert "NO" in oslo["structuredContent"]["interpretation"]
     assert "NL" in amsterdam["structuredContent"]["interpretation"]
+
+
+@pytest.mark.parametrize(
+    ("expression", "start", "country"),
+    [
+        ("Weihnachten in Deutschland", "2026-12-25", "DE"),
+        ("Thanksgiving in Kanada", "2027-10-11", "CA"),
+        ("Noël en Belgique", "2026-12-25", "BE"),
+        ("Navidad en España", "2026-12-25", "ES"),  # Spain's data call it 'Natividad del Señor': its day is taken
+        ("Christmas in Deutschland", "2026-12-25", "DE"),
+        ("Thanksgiving aux États-Unis", "2026-11-26", "US"),
+    ],
+)
+async def test_a_holiday_phrase_names_its_country_in_any_language_of_the_places_table(
+    client: Client, expression: str, start: str, country: str
+) -> None:
+    arguments = {"timezone": "Asia/Tokyo", "reference_time": "2026-11-23T10:00:00Z"}
+    body = (await resolve(client, expression=expression, **arguments))["structuredContent"]
+    assert body["start"] == f"{start}T00:00:00+09:00"
+    assert body["interpretation"].endswith(f": {country})")
+
+
+async def test_a_holiday_phrase_with_a_name_countries_share_is_refused_naming_them(client: Client) -> None:
+    result = await resolve(client, expression="Christmas in Korea", timezone="UTC")
+    assert result["isError"] is True
+    text = result["content"][0]["text"]
+    assert "names several countries" in text and "KP" in text and "KR" in text
+
+
+async def test_a_timestamp_reads_a_holiday_with_a_foreign_country_name_in_the_zone_given(client: Client) -> None:
+    result = await client.call_tool(
+        "convert_timezone",
+        {"timestamp": "Christmas in Deutschland", "from_timezone": "Asia/Tokyo", "to_timezone": "UTC"},
+    )
+    original = result.model_dump(by_alias=True, mode="json")["structuredContent"]["original"]
+    assert original["timestamp"] == "2026-12-25T00:00:00+09:00" and original["timezone"] == "Asia/Tokyo"
+    assert original["read_as"]["understood"].endswith("(Christmas Day: DE)")

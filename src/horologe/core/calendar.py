@@ -224,6 +224,16 @@ def _country_codes() -> tuple[str, ...]:
     return tuple(supported_countries())
 
 
+def shared_country_name(country: str, codes: Sequence[str]) -> InvalidArgument:
+    """The error for a country's name several countries share ("Korea": KP, KR), naming each with its code."""
+    return InvalidArgument(
+        N_("{country} names several countries: {codes}. Pass one of their ISO codes."),
+        country=repr(country[:60]),
+        codes=", ".join(f"{code} ({countries().get(code, code)})" for code in codes),
+        suggestions=list(codes),
+    )
+
+
 def _checked_country(country: str, named: CountryNames | None) -> str:
     """The package's code for a country given by code or by a name in `named` (the tz database's English names
     without it); refused with the codes a shared name fits, or the nearest by spelling."""
@@ -236,12 +246,7 @@ def _checked_country(country: str, named: CountryNames | None) -> str:
     if len(found) == 1:
         return found[0]
     if found:
-        raise InvalidArgument(
-            N_("{country} names several countries: {codes}. Pass one of their ISO codes."),
-            country=repr(country[:60]),
-            codes=", ".join(f"{c} ({countries().get(c, c)})" for c in found),
-            suggestions=found,
-        )
+        raise shared_country_name(country, found)
     close = [c for n in difflib.get_close_matches(folded, names, n=3, cutoff=0.7) for c in names[n]]
     if len(code) <= 3:
         close += difflib.get_close_matches(code, [c for c in _country_codes() if len(c) == 2], n=3, cutoff=0.5)

@@ -7,10 +7,16 @@ Decisions worth knowing:
   Year's Day". A feast named after its Sunday or its first day is the feast ("Easter" is "Easter Sunday"); any other
   extra word makes another holiday ("Easter" is not "Easter Monday", "Christmas" not "Christmas Eve"). Observed
   (substitute) days are not the holiday.
-- The country is the one the text names ("Thanksgiving in Canada", "Thanksgiving US"), else the caller's (the
+- The country is the one the text names ("Thanksgiving in Canada", "Weihnachten in Deutschland", "Noël en Belgique",
+  "Thanksgiving US"): by code or by a name in `zones.country_names` (the tz database's names and synonyms, and with
+  a places table its names in twelve languages), a name several countries share ("Korea") refused naming them;
+  else the caller's (the
   client's country, else the country of the zone the expression is read in); its data in every category the package
   has (Christmas Eve is a bank holiday in Austria) and in American English, its own language and the expression's.
-- A name that country does not have is looked up in every country's data: which countries name it comes from
+- A name the country the text names does not have is the country's holiday on the day the other countries' data
+  clearly give that name ("Navidad en España" is Spain's "Natividad del Señor", "Noël en Allemagne" Germany's
+  Christmas Day); no such day, or no holiday on it there, is no answer.
+- A name the caller's country does not have is looked up in every country's data: which countries name it comes from
   an index (`NameIndex`: the package ships one built by scripts/build_holiday_names.py; without one it is read once
   per process), the dates from those countries' data. When the countries agree on a date, or
   clearly most of them do (at least twice as many as on any other date, and half of all), that date is the answer
@@ -31,9 +37,10 @@ from functools import cache, lru_cache
 from typing import Final, Literal
 
 from horologe.core.budget import UNLIMITED, Budget
-from horologe.core.calendar import language_tag
+from horologe.core.calendar import language_tag, shared_country_name
+from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.messages import Written
-from horologe.core.tzdb import countries
+from horologe.core.zones import country_names
 
 Mode = Literal["upcoming", "next", "last", "this", "year"]
 NameIndex = Mapping[frozenset[str], frozenset[str]]
@@ -63,7 +70,8 @@ _PREPOSITIONS: Final = (
     "de",
     "del",
 )
-_ALIASES: Final = {"uk": "GB", "england": "GB", "britain": "GB", "america": "US", "usa": "US", "the us": "US"}
+_ARTICLES: Final = ("the ", "la ", "le ", "les ", "l ", "el ", "los ", "las ", "die ", "der ", "den ")
+"""Articles a country's name may carry after the preposition ("in the US", "aux États-Unis": "les")."""
 MAX_SUGGESTED: Final = 3
 
 
@@ -98,10 +106,12 @@ def find_holiday(
     language: str = "en",
     budget: Budget = UNLIMITED,
     index: NameIndex | None = None,
+    places: Gazetteer | None = None,
 ) -> HolidayAnswer | None:
     """The holiday called `text` (folded, maybe ending with a country), or None when no data name it. `index` says
-    which countries name what (read from every country's data when not given)."""
-    name, named_country = split_country(text)
+    which countries name what (read from every country's data when not given); `places` adds its country names in
+    twelve languages to the English ones. Raises InvalidArgument when the country named is one several share."""
+    name, named_country = split_country(text, places)
     key = name_key(name)
     if not key:
         return None
@@ -113,7 +123,36 @@ def find_holiday(
         if chosen is not None:
             return HolidayAnswer(chosen, None, (chosen,), country)
         if named_country is not None:
-            return None
+            return _on_its_day(_everywhere(key, years, mode, today, language, budget, index), country, entries)
+    return _everywhere(key, years, mode, today, language, budget, index, country)
+
+
+def _on_its_day(
+    elsewhere: HolidayAnswer | None, country: str, entries: list[tuple[date, Written, frozenset[str]]]
+) -> HolidayAnswer | None:
+    """The named country's holiday on the day other countries' data give the name, when they agree on one: the
+    same feast in a language the country's data lack ("Navidad en España" is its "Natividad del Señor")."""
+    if elsewhere is None or elsewhere.reading is None:
+        return None
+    day = elsewhere.reading.day
+    names = sorted((name for entry_day, name, _ in entries if entry_day == day), key=lambda name: "(" in name)
+    if not names:
+        return None
+    reading = HolidayReading(day, names[0], ())
+    return HolidayAnswer(reading, None, (reading,), country)
+
+
+def _everywhere(
+    key: frozenset[str],
+    years: tuple[int, ...],
+    mode: Mode,
+    today: date,
+    language: str,
+    budget: Budget,
+    index: NameIndex | None,
+    country: str | None = None,
+) -> HolidayAnswer | None:
+    """The holiday of that name in every country's data whose index entry has it (see the module)."""
     index = index if index is not None else _name_index(today.year, budget)
     having = sorted(
         {code for entry_key, codes in index.items() if _score(key, entry_key) is not None for code in codes}
@@ -138,11 +177,14 @@ def find_holiday(
     return HolidayAnswer(first if clear else None, second, tuple(readings), country)
 
 
-def close_names(text: str, home: str | None, year: int, language: str = "en") -> list[str]:
-    """Holiday names of the caller's country that look like `text`, for an error's suggestions."""
+def close_names(
+    text: str, home: str | None, year: int, language: str = "en", places: Gazetteer | None = None
+) -> list[str]:
+    """Holiday names of the country `text` names (else the caller's) that look like `text`, for an error's
+    suggestions."""
     import difflib
 
-    name, named_country = split_country(text)
+    name, named_country = split_country(text, places)
     country = named_country or (home if home in _codes() else None)
     if country is None:
         return []
@@ -152,13 +194,14 @@ def close_names(text: str, home: str | None, year: int, language: str = "en") ->
     return [folded[match] for match in close]
 
 
-def split_country(text: str) -> tuple[str, str | None]:
-    """A holiday's name and the country its last words name ("thanksgiving in canada" -> thanksgiving, CA)."""
+def split_country(text: str, places: Gazetteer | None = None) -> tuple[str, str | None]:
+    """A holiday's name and the country its last words name ("thanksgiving in canada" -> thanksgiving, CA;
+    "weihnachten in deutschland" -> weihnachten, DE). Raises InvalidArgument for a name several countries share."""
     words = text.split()
     for size in (3, 2, 1):
         if len(words) <= size:
             continue
-        country = country_code(" ".join(words[-size:]))
+        country = country_code(" ".join(words[-size:]), places)
         if country is None:
             continue
         rest = " ".join(words[:-size])
@@ -171,15 +214,19 @@ def split_country(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def country_code(text: str) -> str | None:
-    """The ISO code of a country the `holidays` package has data for, by code or English name (folded text)."""
-    wanted = text.strip().removeprefix("the ")
-    if wanted in _ALIASES:
-        return _ALIASES[wanted]
+def country_code(text: str, places: Gazetteer | None = None) -> str | None:
+    """The ISO code of a country the `holidays` package has data for, by code or by name (`zones.country_names`:
+    English, and with `places` twelve languages); None for no such country. Raises InvalidArgument for a name
+    several countries share ("Korea")."""
+    wanted = fold(text)
+    for article in _ARTICLES:
+        wanted = wanted.removeprefix(article)
     if len(wanted) == 2 and wanted.upper() in _codes():
         return wanted.upper()
-    code = _names().get(wanted)
-    return code if code in _codes() else None
+    found = [code for code in country_names(places).get(wanted, ()) if code in _codes()]
+    if len(found) > 1:
+        raise shared_country_name(text, found)
+    return found[0] if found else None
 
 
 def fold_name(text: str) -> str:
@@ -322,8 +369,3 @@ def _codes() -> tuple[str, ...]:
     import holidays
 
     return tuple(holidays.list_supported_countries(include_aliases=False))
-
-
-@cache
-def _names() -> dict[str, str]:
-    return {fold_name(name): code for code, name in countries().items()}

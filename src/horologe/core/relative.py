@@ -47,6 +47,7 @@ from typing import Literal
 from horologe.core import relative_text as said
 from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
+from horologe.core.gazetteer import Gazetteer
 from horologe.core.holiday_names import NameIndex, close_names, find_holiday
 from horologe.core.localtime import Disambiguation, LocalResolution, resolve_local
 from horologe.core.messages import N_, Message, msg
@@ -134,11 +135,13 @@ def resolve_expression(
     budget: Budget = UNLIMITED,
     policy: Disambiguation = "compatible",
     holidays: NameIndex | None = None,
+    places: Gazetteer | None = None,
 ) -> Resolution:
     """Resolve `expression` at the aware instant `reference` in `zone`; `languages` are tried first, in order.
     `weekend` is the (first, last) weekend day, 0 = Monday; `country` (ISO code) is whose holidays a name means
     when the text names no country; `count` how many occurrences a recurrence lists; `policy` places a time of day in
-    a DST gap or fold; `holidays` says which countries name each holiday (`horologe.core.holiday_names.NameIndex`)."""
+    a DST gap or fold; `holidays` says which countries name each holiday (`horologe.core.holiday_names.NameIndex`);
+    `places` adds its country names in twelve languages to the English ones a holiday's country is read by."""
     if reference.utcoffset() is None:
         raise ValueError("resolve_expression takes an aware reference instant")
     if not 0 <= week_start <= 6:
@@ -160,7 +163,7 @@ def resolve_expression(
         raise unknown_expression(expression, order[0])
     spec, language = parsed
     resolver = _Resolver(
-        reference, zone, week_start, weekend, language, country, count, budget, expression, policy, holidays
+        reference, zone, week_start, weekend, language, country, count, budget, expression, policy, holidays, places
     )
     return resolver.resolve(spec)
 
@@ -268,6 +271,7 @@ class _Resolver:
     expression: str = ""
     policy: Disambiguation = "compatible"
     holidays: NameIndex | None = None
+    places: Gazetteer | None = None
 
     @property
     def today(self) -> date:
@@ -472,6 +476,7 @@ class _Resolver:
             language=self.language,
             budget=self.budget,
             index=self.holidays,
+            places=self.places,
         )
         if answer is None:
             raise self._not_a_holiday(ref, year)
@@ -503,7 +508,7 @@ class _Resolver:
         holidays of that name the country has."""
         if looks_like(self.expression) is not None:
             return unknown_expression(self.expression, self.language)
-        names = close_names(ref.name, self.country, year or self.today.year, self.language)
+        names = close_names(ref.name, self.country, year or self.today.year, self.language, self.places)
         times = EXAMPLES.get(self.language, EXAMPLES["en"])[:3]
         examples = names or list(FORM_EXAMPLES["holiday"].get(self.language, FORM_EXAMPLES["holiday"]["en"]))[:2]
         return UnknownExpression(

@@ -188,6 +188,7 @@ def resolve_phrase(
         budget=ctx.budget,
         policy=policy,
         holidays=holiday_index(),
+        places=gazetteer(),
     )
 
 
@@ -257,10 +258,10 @@ def _zone_named(text: str, country: str | None) -> ResolvedZone | None:
 
 def warm() -> None:
     """Do now what the first phrase would otherwise pay for inside its call budget: compile the grammar of every
-    language, load the `holidays` package, the holiday-name index, and the places table with the indexes a misspelt
-    zone's suggestions use."""
+    language, load the `holidays` package, the holiday-name index, the country names in twelve languages a holiday's
+    country is read by, and the places table with the indexes a misspelt zone's suggestions use."""
     compile_tables()
-    country_code("US")
+    country_code("Deutschland", gazetteer())
     holiday_index()
     with contextlib.suppress(InvalidTimezone):
         resolve_zone("Europe/Viena", places=gazetteer())
