@@ -24,13 +24,11 @@ REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 class AccessLog:
     """One JSON line per request on stderr: id, method, path, status, duration; never headers or query strings."""
 
-    def __init__(
-        self, app: ASGIApp, metrics: Metrics, enabled: bool = True, client_of: Callable[[Scope], str] | None = None
-    ) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, client_of: Callable[[Scope], str], enabled: bool = True) -> None:
         self.app = app
         self.metrics = metrics
         self.enabled = enabled
-        self.client_of = client_of or _peer
+        self.client_of = client_of
         """Who the line names as the client: the rate limits' reading (`X-Forwarded-For` from trusted proxies)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -82,10 +80,6 @@ class AccessLog:
                 entry["name"] = facts.name[:64]
         # One unbuffered write per line: lines from concurrent requests never interleave, and no flush is needed.
         os.write(2, (compact_json(entry) + "\n").encode())
-
-
-def _peer(scope: Scope) -> str:
-    return str((scope.get("client") or ("", 0))[0])
 
 
 def new_request_id() -> str:

@@ -91,13 +91,13 @@ class _OneRequest:
 
 @dataclass(frozen=True, slots=True)
 class Taken:
-    """A request served directly: the message, the revision it speaks, and for 2026-07-28 its envelope and the
-    HTTP request the SDK hands its handlers."""
+    """A request served directly: the message, the revision it speaks, the HTTP request the SDK hands its handlers,
+    and for 2026-07-28 its envelope."""
 
     message: JSONRPCRequest
     version: str
+    request: Request
     envelope: InboundModernRoute | None = None
-    request: Request | None = None
 
 
 class DirectServing:
@@ -138,7 +138,7 @@ class DirectServing:
         if version is None or version in HANDSHAKE_PROTOCOL_VERSIONS:
             if message.method == "initialize":
                 return None
-            return Taken(message, version or DEFAULT_NEGOTIATED_VERSION)
+            return Taken(message, version or DEFAULT_NEGOTIATED_VERSION, request)
         pairs = [(key.decode("latin-1"), value.decode("latin-1")) for key, value in scope["headers"]]
         if message.method == "subscriptions/listen" or find_duplicated_routing_header(pairs):
             return None
@@ -148,7 +148,7 @@ class DirectServing:
         envelope = classify_inbound_request(facts.payload, headers=first)
         if isinstance(envelope, InboundLadderRejection) or not self._headers_agree(message, request, first):
             return None
-        return Taken(message, envelope.protocol_version, envelope, request)
+        return Taken(message, envelope.protocol_version, request, envelope)
 
     def _headers_agree(self, message: JSONRPCRequest, request: Request, first: Mapping[str, str]) -> bool:
         """Whether a 2026-07-28 `tools/call` passes the SDK's `Mcp-Param` check (its tool's schema against the
@@ -168,14 +168,14 @@ class DirectServing:
             return False
         return schema is None or validate_mcp_param_headers(schema, arguments or {}, request.headers) is None
 
-    async def answer(self, scope: Scope, taken: Taken, send: Send) -> None:
+    async def answer(self, taken: Taken, send: Send) -> None:
         """Run the request through the server and send its JSON-RPC answer, as its era's SDK path would."""
         if self._running is None:
             raise RuntimeError("direct serving answers only while the app runs (and only what it took)")
         state, never = self._running
         message = taken.message
-        if taken.envelope is None or taken.request is None:
-            context = _OneRequest(message.id, ServerMessageMetadata(request_context=Request(scope)), never)
+        if taken.envelope is None:
+            context = _OneRequest(message.id, ServerMessageMetadata(request_context=taken.request), never)
             connection = Connection.from_envelope(taken.version, None, None)
         else:
             context = _OneRequest(

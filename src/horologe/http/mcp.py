@@ -53,7 +53,7 @@ class MCPEndpoint:
         if self.direct is not None and not streamed and not self.stateful:
             taken = self.direct.takes(scope, facts)
             if taken is not None:
-                await self.direct.answer(scope, taken, send)
+                await self.direct.answer(taken, send)
                 return
         manager = self.sse_manager if streamed else self.json_manager
         settled = _settled(send, scope, facts, streamed or self.stateful)
