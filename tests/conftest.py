@@ -78,9 +78,14 @@ def settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Settings:
         "HOROLOGE_TOOLSETS",
     ):
         monkeypatch.delenv(name, raising=False)
+    # A tool budget that no ordinary call reaches even on a loaded machine under coverage: tool work is stopped at
+    # its budget wherever it loops, so a slow moment would otherwise turn a test of a behaviour into
+    # `budget_exceeded`. Tests of budgets set their own.
     overrides: dict[str, dict[str, Any]] = {
         "capabilities": {"toolsets": ["all"]},
         "state": {"local_path": str(tmp_path / "preferences.json")},
+        "execution": {"budget_seconds": 60},
+        "http": {"request_timeout_seconds": 120},
     }
     return load_settings(overrides=overrides)
 

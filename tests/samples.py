@@ -97,6 +97,42 @@ SAMPLES: Final[dict[str, list[dict[str, Any]]]] = {
 }
 
 
+_ZONES_APART: Final = [
+    "Pacific/Kiritimati",
+    "Pacific/Pago_Pago",
+    "Asia/Kathmandu",
+    "America/St_Johns",
+    "Australia/Eucla",
+]
+HEAVIEST: Final[list[tuple[str, dict[str, Any]]]] = [
+    ("convert_timezone", {"timestamp": ("a " * 100)[:200], "to_timezone": "UTC"}),
+    ("resolve_time_expression", {"expression": ("月曜日の午前九時から" * 20)[:200], "locale": "ja"}),
+    ("business_days", {"country": "US", "start_date": "1827-01-01", "end_date": "2026-12-31"}),
+    ("business_days", {"country": "DE", "start_date": "1827-01-01", "count": 50_000}),
+    ("next_occurrences", {"rule": "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;BYHOUR=23", "count": 1000}),
+    ("next_occurrences", {"rule": "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"}),
+    (
+        "find_meeting_time",
+        {
+            "participants": [{"timezone": zone} for zone in _ZONES_APART * 10],
+            "duration": 5,
+            "start_date": "2026-03-01",
+            "end_date": "2026-03-31",
+            "step_minutes": 5,
+            "limit": 50,
+        },
+    ),
+    ("date_info", {"date": "0001-01-01"}),
+    ("list_holidays", {"country": "SA", "year": 9999}),
+    (
+        "timezone_history",
+        {"timezone": "America/Anchorage", "start_time": "1827-01-01", "end_time": "2026-12-31", "limit": 1000},
+    ),
+]
+"""The heaviest read-only calls within the argument limits (the loop-lag bench sends them; tests hold that each long
+loop in them stops at its budget)."""
+
+
 def sample_calls() -> list[tuple[str, dict[str, Any]]]:
     """Every sample as (tool name, arguments), in the table's order."""
     return [(name, arguments) for name, samples in SAMPLES.items() for arguments in samples]

@@ -123,6 +123,56 @@ def test_a_batch_of_100_long_calls_is_one_request(server: RunningServer) -> None
     )
 
 
+def test_a_60_kb_phrase_is_refused_naming_its_limit_before_any_work(server: RunningServer) -> None:
+    # 30,000 one-letter words: once read word split by word split, this held a whole server for 42 s.
+    arguments = {"timestamp": "a " * 30_000, "to_timezone": "UTC"}
+    status, body, _ = post(server, call(1, {"name": "convert_timezone", "arguments": arguments}))
+    assert status == 200 and body["result"]["isError"] is True
+    text = body["result"]["content"][0]["text"]
+    assert "timestamp: String should have at most 200 characters" in text, text
+
+
+def test_calls_that_compute_leave_the_event_loop_answering(server: RunningServer) -> None:
+    """Four 200-year business-day counts compute (each until its 1 s budget); /healthz, asked while they do, answers
+    before any of them: their work is in worker threads, not on the loop."""
+    arguments = {"country": "US", "start_date": "1827-01-01", "end_date": "2026-12-31"}
+    answered: list[tuple[float, int]] = []
+
+    def count(n: int) -> None:
+        status, _, _ = post(server, call(n, {"name": "business_days", "arguments": arguments}))
+        answered.append((time.monotonic(), status))
+
+    threads = [threading.Thread(target=count, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.2)  # the calls are in flight (a thread's request is sent at once; each computes for its budget)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+    connection.request("GET", "/healthz")
+    healthy = connection.getresponse().status
+    probed = time.monotonic()
+    connection.close()
+    for thread in threads:
+        thread.join(120)
+    assert healthy == 200 and [status for _, status in answered] == [200] * 4
+    assert probed < min(at for at, _ in answered), "/healthz waited for the calls"
+
+
+def test_a_long_phrase_over_stdio_leaves_the_next_request_answered() -> None:
+    stdio = StdioServer()
+    try:
+        initialize(stdio)
+        stdio.send(
+            call(1, {"name": "convert_timezone", "arguments": {"timestamp": "b " * 10_000, "to_timezone": "UTC"}})
+        )
+        stdio.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        answers = {message["id"]: message for message in (stdio.answer(), stdio.answer())}
+        assert answers[2]["result"] == {}
+        refused = answers[1]["result"]
+        assert refused["isError"] is True and "at most 200 characters" in refused["content"][0]["text"]
+    finally:
+        stdio.stop()
+
+
 def raw_request(server: RunningServer, head: bytes) -> tuple[int, bytes]:
     with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as client:
         client.sendall(head)

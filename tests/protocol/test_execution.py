@@ -17,7 +17,7 @@ from horologe.core.budget import Budget, Expired
 from horologe.core.errors import OutOfTime
 from horologe.core.recurrence import expand, parse_rule
 from horologe.core.zones import resolve_zone
-from horologe.protocol.execution import GRACE_SECONDS, INLINE_SECONDS, Executor, WorkerThreads, watch
+from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads, watch
 
 pytestmark = pytest.mark.anyio
 
@@ -233,50 +233,19 @@ def test_a_rule_searched_inside_one_library_call_stops_at_the_budget() -> None:
     assert sys.getprofile() is None
 
 
-async def test_a_restartable_call_that_ends_within_its_slice_runs_on_the_event_loop() -> None:
+async def test_every_call_runs_in_a_worker_thread_however_small() -> None:
     def body(context: RequestContext) -> int:
         return threading.get_ident()
 
-    assert await Executor(3.0).run(body, fresh(), restartable=True) == threading.get_ident()
-    assert await Executor(3.0).run(body, fresh()) != threading.get_ident()  # one that may not run twice: a thread
+    assert await Executor(3.0).run(body, fresh()) != threading.get_ident()
 
 
-async def test_a_restartable_call_that_outgrows_its_slice_runs_again_in_a_thread_with_its_notes_taken_back() -> None:
-    runs: list[int] = []
-    context = fresh()
-    context.zone_readings.append({"input": "kept from before the call"})
+async def test_a_batch_with_no_time_left_answers_out_of_time_without_starting_the_call() -> None:
+    started: list[int] = []
 
-    def body(context: RequestContext) -> tuple[int, int]:
-        runs.append(threading.get_ident())
-        context.zone_readings.append({"input": "Vienna"})
-        context.user_zone()
-        ends = time.monotonic() + INLINE_SECONDS * 5
-        while time.monotonic() < ends:  # longer than the slice, checking its budget as core loops do
-            context.budget.spend()
-        return threading.get_ident(), len(context.zone_readings)
+    def body(context: RequestContext) -> None:
+        started.append(1)
 
-    ident, readings = await Executor(3.0).run(body, context, restartable=True)
-    assert runs == [threading.get_ident(), ident] and ident != threading.get_ident()
-    assert readings == 2 and len(context.fell_back) == 1  # the first run's notes were taken back
-
-
-async def test_a_library_call_that_outgrows_the_slice_is_stopped_by_its_watch_and_moves_to_a_thread() -> None:
-    rule = parse_rule("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;BYHOUR=23")  # meets once in decades
-    runs: list[int] = []
-
-    def body(context: RequestContext) -> int:
-        runs.append(threading.get_ident())
-        if len(runs) == 1:  # the first run searches (inline, it never gets far); the second answers at once
-            next(expand(rule, UTC, datetime(2026, 1, 1, tzinfo=UTC), budget=context.budget))
-        return threading.get_ident()
-
-    if sys.getprofile() is not None:
-        pytest.skip("a profiler is installed: the watch stays out of its way")
-    ident = await Executor(3.0).run(body, fresh(), restartable=True)
-    assert runs == [threading.get_ident(), ident] and ident != threading.get_ident()
-    assert sys.getprofile() is None
-
-
-async def test_a_slice_longer_than_what_a_batch_has_left_answers_out_of_time() -> None:
     with pytest.raises(OutOfTime):
-        await Executor(3.0).run(spin, fresh(), ends=time.monotonic() + INLINE_SECONDS / 2, restartable=True)
+        await Executor(3.0).run(body, fresh(), ends=time.monotonic() - 0.001)
+    assert started == []

@@ -190,20 +190,50 @@ if __name__ == "__main__":
     main()
 
 
-def arrays_without_a_maximum(schema: Any, path: str = "") -> list[str]:
-    """Where a JSON schema allows an array of any length."""
+def unbounded(schema: Any, kind: str, limit: str, path: str = "") -> list[str]:
+    """Where a JSON schema allows a value of `kind` ('array', 'string') of any length (no `limit` keyword); a string
+    with an `enum` or `const` is bounded by it."""
     found: list[str] = []
     if isinstance(schema, dict):
-        if schema.get("type") == "array" and "maxItems" not in schema:
+        if schema.get("type") == kind and limit not in schema and not {"enum", "const"} & set(schema):
             found.append(path or "(root)")
         for key, value in schema.items():
-            found += arrays_without_a_maximum(value, f"{path}.{key}" if path else key)
+            found += unbounded(value, kind, limit, f"{path}.{key}" if path else key)
     elif isinstance(schema, list):
         for index, value in enumerate(schema):
-            found += arrays_without_a_maximum(value, f"{path}[{index}]")
+            found += unbounded(value, kind, limit, f"{path}[{index}]")
     return found
 
 
 @pytest.mark.parametrize("name", list(TOOLS))
 def test_every_list_argument_has_a_maximum_length(name: str) -> None:
-    assert arrays_without_a_maximum(tool_schemas(TOOLS[name])[0]) == []
+    assert unbounded(tool_schemas(TOOLS[name])[0], "array", "maxItems") == []
+
+
+@pytest.mark.parametrize("name", list(TOOLS))
+def test_every_text_argument_declares_its_maximum_length(name: str) -> None:
+    assert unbounded(tool_schemas(TOOLS[name])[0], "string", "maxLength") == []
+
+
+@pytest.mark.parametrize("name", list(TOOLS))
+def test_text_over_its_declared_limit_is_refused_naming_the_limit_before_any_work(name: str) -> None:
+    """Each text argument, one character over its published limit (60 KB for a time), is refused by validation: the
+    message names the argument and the limit, and no tool body runs (a budget nobody may spend)."""
+    spec = TOOLS[name]
+    schema = tool_schemas(spec)[0]
+    for field, node in schema["properties"].items():
+        limit = next((option["maxLength"] for option in node.get("anyOf", [node]) if "maxLength" in option), None)
+        if limit is None:
+            continue
+        overlong = "a " * 30_000 if field in INSTANTS_ARGUMENTS else "x" * (limit + 1)
+        untouchable = RequestContext(now=datetime(2026, 3, 1, 12, tzinfo=UTC), default_zone=resolve_zone("UTC"))
+        untouchable.budget.arm(_no_work, 1.0)
+        result = run_tool(TOOLS, name, {**SAMPLES[name][0], field: overlong}, untouchable, OPTIONS)
+        assert isinstance(result, ToolFailure), field
+        text = result.error.text.render()
+        assert result.error.kind == "invalid_arguments", field
+        assert f"{field}: String should have at most {limit} characters" in text, text
+
+
+def _no_work() -> bool:
+    raise AssertionError("a tool body ran with an argument over its limit")

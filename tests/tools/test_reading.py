@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from mcp.client import Client
 
+from horologe.core.zones import resolve_zone
+from horologe.tools import reading
 from tests.calls import error_of, request_meta, structured
 
 pytestmark = pytest.mark.anyio
@@ -142,3 +144,28 @@ def test_warming_compiles_every_table_and_loads_the_data_a_first_phrase_needs() 
     assert settled.is_set()  # what comes after warming (the entry points settle the heap) ran once it was done
     assert relative_grammar._table.cache_info().currsize >= len(LANGUAGES) * len(relative_grammar.TABLES)
     assert holiday_names._codes.cache_info().currsize == 1
+
+
+async def test_a_zone_after_a_time_is_looked_for_only_in_the_last_words(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reading is linear in the text: a phrase of the longest allowed length asks at most ZONE_WORDS times
+    whether its tail names a zone (it asked once per word split, each over the whole tail), and never searches for
+    close names to suggest."""
+    asked: list[tuple[str, bool]] = []
+    real = resolve_zone
+
+    def counted(text: str, **options: Any) -> Any:
+        asked.append((text, options.get("suggest", True)))
+        return real(text, **options)
+
+    monkeypatch.setattr(reading, "resolve_zone", counted)
+    reading._zone_named.cache_clear()
+    error = await error_of(client, "convert_timezone", {"timestamp": "b " * 99, "to_timezone": "UTC"})
+    assert "b b b" in error["message"]
+    tails = [text for text, suggest in asked if not suggest]
+    assert 0 < len(tails) <= reading.ZONE_WORDS and max(len(text.split()) for text in tails) <= reading.ZONE_WORDS
+    found = await structured(
+        client, "convert_timezone", {"timestamp": "3pm Santa Cruz de la Sierra time", "to_timezone": "UTC"}
+    )
+    assert found["original"]["timezone"] == "America/La_Paz"

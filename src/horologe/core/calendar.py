@@ -26,6 +26,7 @@ from datetime import date, timedelta
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
+from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
 from horologe.core.gazetteer import fold
 from horologe.core.messages import N_, Message, msg
@@ -127,9 +128,10 @@ def holidays_in_year(calendar: HolidayCalendar, year: int) -> list[HolidayHit]:
 
 
 def count_business_days(
-    calendar: HolidayCalendar, start: date, end: date, *, include_end: bool = False
+    calendar: HolidayCalendar, start: date, end: date, *, include_end: bool = False, budget: Budget = UNLIMITED
 ) -> tuple[int, list[HolidayHit]]:
-    """Business days from start (counted) to end (counted with `include_end`), negative when end < start.
+    """Business days from start (counted) to end (counted with `include_end`), negative when end < start; each day
+    a step of `budget`.
 
     Returns the count and the holidays met on the way.
     """
@@ -138,6 +140,7 @@ def count_business_days(
     _check_span(low, high)
     count, hits = 0, []
     for day in _days(low, high, first=forward or include_end, last=not forward or include_end):
+        budget.spend()
         if calendar.is_business_day(day):
             count += 1
         elif names := calendar.names(day):
@@ -145,8 +148,11 @@ def count_business_days(
     return count if forward else -count, hits
 
 
-def add_business_days(calendar: HolidayCalendar, start: date, count: int) -> tuple[date, list[HolidayHit]]:
-    """The `count`-th business day after `start` (before it when negative), and the holidays skipped."""
+def add_business_days(
+    calendar: HolidayCalendar, start: date, count: int, budget: Budget = UNLIMITED
+) -> tuple[date, list[HolidayHit]]:
+    """The `count`-th business day after `start` (before it when negative), and the holidays skipped; each day a step
+    of `budget`."""
     if abs(count) > MAX_BUSINESS_DAYS:
         raise InvalidArgument(
             N_("count {count} is beyond the limit of {limit} business days. Use a smaller count."),
@@ -159,6 +165,7 @@ def add_business_days(calendar: HolidayCalendar, start: date, count: int) -> tup
     if count == 0:
         remaining = 0 if calendar.is_business_day(start) else 1
     while remaining:
+        budget.spend()
         day = _step(day, step, start)
         if calendar.is_business_day(day):
             remaining -= 1

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Final
 
+from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import resolve_local
 from horologe.core.messages import N_
@@ -48,11 +49,15 @@ class Slot:
     margin: timedelta
 
 
-def working_windows(person: Participant, first: date, last: date) -> list[tuple[datetime, datetime]]:
-    """The participant's working intervals (UTC) for local dates first-1 .. last+1 (to cover zone offsets)."""
+def working_windows(
+    person: Participant, first: date, last: date, budget: Budget = UNLIMITED
+) -> list[tuple[datetime, datetime]]:
+    """The participant's working intervals (UTC) for local dates first-1 .. last+1 (to cover zone offsets); each day
+    a step of `budget`."""
     windows = []
     day = first - timedelta(days=1) if first > date.min else first
     while day <= last + timedelta(days=1) and day < date.max:
+        budget.spend()
         if day.weekday() in person.days:
             begin = resolve_local(datetime.combine(day, person.start), person.zone).instant.astimezone(UTC)
             end_day = day if person.end > person.start else day + timedelta(days=1)
@@ -69,15 +74,18 @@ def find_slots(
     range_end: datetime,
     duration: timedelta,
     step: timedelta,
+    budget: Budget = UNLIMITED,
 ) -> list[Slot]:
-    """Every step-aligned slot of `duration` in [range_start, range_end) with who is available in it."""
+    """Every step-aligned slot of `duration` in [range_start, range_end) with who is available in it; each slot and
+    each participant's day a step of `budget`."""
     _check(people, range_start, range_end, duration, step)
     first, last = range_start.date() - timedelta(days=1), range_end.date()
-    windows = [working_windows(person, first, last) for person in people]
+    windows = [working_windows(person, first, last, budget) for person in people]
     slots = []
     begin = range_start.astimezone(UTC)
     finish = range_end.astimezone(UTC)
     while begin + duration <= finish:
+        budget.spend()
         end = begin + duration
         available, margins = [], []
         for index, person_windows in enumerate(windows):

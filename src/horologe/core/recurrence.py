@@ -147,7 +147,7 @@ def _rule_walls(line: str, value: str, start: datetime, budget: Budget) -> Itera
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
         reason = msg(N_("it is not a valid RFC 5545 rule ({detail})"), detail=English(str(exc) or type(exc).__name__))
         raise _bad_rule(line, reason) from None
-    _check_feasible(line, parts, start)
+    _check_feasible(line, parts, start, budget)
     while True:
         budget.spend(NARROW_RULE)
         # One next() may search for centuries without a match (date and time parts that rarely meet): watched,
@@ -198,8 +198,9 @@ def _bounded(value: str, parts: dict[str, str]) -> str:
     return ";".join(f"{key}={val}" for key, val in rewritten.items())
 
 
-def _check_feasible(line: str, parts: dict[str, str], start: datetime) -> None:
-    """Refuse rules that can never produce an occurrence: dateutil would search to year 9999 without yielding."""
+def _check_feasible(line: str, parts: dict[str, str], start: datetime, budget: Budget) -> None:
+    """Refuse rules that can never produce an occurrence: dateutil would search to year 9999 without yielding. The
+    probe's search is watched by `budget` like the expansion's."""
     from dateutil.rrule import rrulestr
 
     frequency = parts.get("FREQ", "")
@@ -229,7 +230,8 @@ def _check_feasible(line: str, parts: dict[str, str], start: datetime) -> None:
     # pattern as DTSTART's year) answers for every year, in a few hundred yearly steps instead of thousands.
     year = start.year + 400 * ((9599 - start.year) // 400)
     try:
-        found = next(iter(rrulestr(probe, dtstart=start.replace(year=year, hour=0, minute=0, second=0))), None)
+        probed = iter(rrulestr(probe, dtstart=start.replace(year=year, hour=0, minute=0, second=0)))
+        found = budget.watched(next, probed, None, narrow=NARROW_RULE)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError):
         return  # dateutil refuses the probe (not the rule): the budget remains the bound
     if found is None:

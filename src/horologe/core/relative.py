@@ -37,12 +37,13 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from functools import lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 from horologe.core import relative_text as said
 from horologe.core.budget import UNLIMITED, Budget
@@ -158,7 +159,7 @@ def resolve_expression(
     order += [code for code in LANGUAGE_CODES if code not in order]
     if not 1 <= count <= MAX_COUNT:
         raise InvalidArgument(N_("count must be 1..{limit}, not {count}."), count=count, limit=MAX_COUNT)
-    parsed = _parsed(expression, tuple(order))
+    parsed = _parsed(expression, tuple(order), budget)
     if parsed is None:
         raise unknown_expression(expression, order[0])
     spec, language = parsed
@@ -168,11 +169,26 @@ def resolve_expression(
     return resolver.resolve(spec)
 
 
-@lru_cache(maxsize=1024)
-def _parsed(expression: str, order: tuple[str, ...]) -> tuple[Spec, str] | None:
+_PARSED: Final[OrderedDict[tuple[str, tuple[str, ...]], tuple[Spec, str] | None]] = OrderedDict()
+_MOST_PARSED: Final = 1024
+
+
+def _parsed(expression: str, order: tuple[str, ...], budget: Budget) -> tuple[Spec, str] | None:
     # Parsing is pure and tries dozens of patterns per language; resolving the parsed spec at a reference is cheap.
-    # Models repeat the same few expressions, so each (text, language order) is parsed once.
-    return parse_expression(expression, order)
+    # Models repeat the same few expressions, so each (text, language order) is parsed once: an LRU of its own
+    # rather than lru_cache, which would key on the budget too. A parse stopped by the budget is not kept.
+    key = (expression, order)
+    try:
+        found = _PARSED[key]
+    except KeyError:
+        found = parse_expression(expression, order, budget)
+        _PARSED[key] = found
+        while len(_PARSED) > _MOST_PARSED:
+            _PARSED.popitem(last=False)
+        return found
+    with contextlib.suppress(KeyError):  # another thread may have just dropped it
+        _PARSED.move_to_end(key)
+    return found
 
 
 def unknown_expression(expression: str, language: str = "en", hint: Message | None = None) -> UnknownExpression:

@@ -19,6 +19,7 @@ from datetime import date
 from functools import cache
 from typing import Final, Literal
 
+from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.relative_lang import LANGUAGES, Unit, Vocab
 
 CALENDAR_UNITS: tuple[Unit, ...] = ("week", "month", "quarter", "year")
@@ -183,22 +184,23 @@ def fold(text: str) -> str:
     return " ".join("".join(out).split()).strip(_EDGE_PUNCTUATION)
 
 
-def parse_expression(text: str, languages: Iterable[str]) -> tuple[Spec, str] | None:
+def parse_expression(text: str, languages: Iterable[str], budget: Budget = UNLIMITED) -> tuple[Spec, str] | None:
     """The spec and language of the first language (in the order given) whose grammar reads the whole text; a
-    holiday's name is tried only when no language reads the text otherwise."""
+    holiday's name is tried only when no language reads the text otherwise. Each split of the text tried is a step of
+    `budget`."""
     folded = fold(text)
     if not folded:
         return None
     order = tuple(languages)
     for holidays in (False, True):
         for code in order:
-            spec = _parse_in(folded, LANGUAGES[code], holidays)
+            spec = _parse_in(folded, LANGUAGES[code], budget, holidays)
             if spec is not None:
                 return spec, code
     return None
 
 
-def _parse_in(text: str, vocab: Vocab, holidays: bool = False) -> Spec | None:
+def _parse_in(text: str, vocab: Vocab, budget: Budget, holidays: bool = False) -> Spec | None:
     if not holidays:
         for pattern, kind in _table(vocab.code, "rules"):
             match = pattern.fullmatch(text)
@@ -206,20 +208,20 @@ def _parse_in(text: str, vocab: Vocab, holidays: bool = False) -> Spec | None:
                 spec = _build(match, kind, vocab)
                 if spec is not None:
                     return spec
-        every = _recurrence(text, vocab)
+        every = _recurrence(text, vocab, budget)
         if every is not None:
             return every
-    return _instant_or_day(text, vocab, holidays)
+    return _instant_or_day(text, vocab, budget, holidays)
 
 
-def _instant_or_day(text: str, vocab: Vocab, holidays: bool = False) -> Spec | None:
+def _instant_or_day(text: str, vocab: Vocab, budget: Budget, holidays: bool = False) -> Spec | None:
     day = _day(text, vocab, holidays)
     if day is not None:
         return Day(day)
     clock = _time(text, vocab)
     if clock is not None:
         return At(DayRef("offset"), *clock)
-    for left, right in _cuts(text, vocab):
+    for left, right in _cuts(text, vocab, budget):
         for day_text, time_text in ((left, right), (right, left)):
             day = _day(day_text, vocab, holidays)
             if day is not None and (clock := _time(time_text, vocab)) is not None:
@@ -227,10 +229,11 @@ def _instant_or_day(text: str, vocab: Vocab, holidays: bool = False) -> Spec | N
     return None
 
 
-def _cuts(text: str, vocab: Vocab) -> Iterable[tuple[str, str]]:
+def _cuts(text: str, vocab: Vocab, budget: Budget) -> Iterable[tuple[str, str]]:
     """Every split of the text in two non-empty parts, joining words trimmed (between words, or anywhere in
-    Japanese, written without spaces)."""
+    Japanese, written without spaces); each split tried a step of `budget`."""
     for cut in range(1, len(text)):
+        budget.spend()
         if vocab.code != "ja" and text[cut] != " " and text[cut - 1] != " " and not text[cut].isdigit():
             continue
         left, right = _trim(text[:cut], vocab), _trim(text[cut:], vocab)
@@ -238,12 +241,12 @@ def _cuts(text: str, vocab: Vocab) -> Iterable[tuple[str, str]]:
             yield left, right
 
 
-def _recurrence(text: str, vocab: Vocab) -> Every | None:
+def _recurrence(text: str, vocab: Vocab, budget: Budget) -> Every | None:
     """A recurring event, with a time of day before or after its form ("every weekday at 9:30")."""
     every = _every(text, vocab)
     if every is not None:
         return every
-    for left, right in _cuts(text, vocab):
+    for left, right in _cuts(text, vocab, budget):
         for form, time_text in ((left, right), (right, left)):
             every = _every(form, vocab)
             if every is not None and every.frequency not in ("HOURLY", "MINUTELY"):

@@ -389,16 +389,18 @@ def resolve_zone(
     places: Gazetteer | None = None,
     now: datetime | None = None,
     source: Source = "person",
+    suggest: bool = True,
 ) -> ResolvedZone:
     """Resolve an IANA name, alias, UTC offset, abbreviation, city or country into a zone.
 
     `places` adds the cities, exemplar cities and country names of the places table; `now` gives suggestions
     their current offsets; `source="database"` reads a database key such as 'EST' as the database does (a host's
     TZ, a stored zone) instead of as the abbreviation a person means. An `AmbiguousTimezone` carries `text` as its
-    `input`, so whoever asks the user to choose knows which text it was.
+    `input`, so whoever asks the user to choose knows which text it was. `suggest=False` skips the search for close
+    names when the text names no zone (a caller that only asks whether it does).
     """
     try:
-        return _resolve_zone(text, country_hint, places, now, source)
+        return _resolve_zone(text, country_hint, places, now, source, suggest)
     except AmbiguousTimezone as exc:
         if exc.input is None:
             exc.input = text
@@ -406,7 +408,7 @@ def resolve_zone(
 
 
 def _resolve_zone(
-    text: str, country_hint: str | None, places: Gazetteer | None, now: datetime | None, source: Source
+    text: str, country_hint: str | None, places: Gazetteer | None, now: datetime | None, source: Source, suggest: bool
 ) -> ResolvedZone:
     cleaned = _clean(text)
     lookup = _Lookup(cleaned, _country_code(country_hint, places) if country_hint else None, places, now)
@@ -428,6 +430,8 @@ def _resolve_zone(
         found = step(lookup)
         if found is not None:
             return found
+    if not suggest:
+        raise InvalidTimezone(N_("Unknown place or timezone {input}."), input=repr(lookup.text))
     raise _unknown(lookup)
 
 

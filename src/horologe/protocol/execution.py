@@ -15,13 +15,10 @@ computing within milliseconds, and its thread serves the next call; nothing is e
 Profile rather than trace: coverage.py uses the trace function. A job whose call was answered before a thread
 took it is never started.
 
-A call that may run again from the start (a read-only tool: running it twice changes nothing) first runs on the
-event loop itself, for at most `INLINE_SECONDS`: most calls are done in well under that, and for them the hop to a
-thread and back cost more than the call (bench/asgi_cost.py on the paired mix: about 400 µs of CPU per call on this
-machine, several times the tool's own work). The same checks that stop a call at its budget stop an inline one at
-its slice, with `Outgrown`, which no tool code catches; the call then runs again in a worker thread with the rest
-of its budget, and what the first run noted in the request's context (its zone readings) is taken back. So the
-event loop is held by one call for at most the slice plus the stretch between two of its checks.
+Every tool body runs in a worker thread, however small the call, so no tool work holds the event loop whatever its
+arguments. (An earlier design ran read-only calls on the loop first and moved them to a thread after 2 ms, which
+held only where a call reached a check: one 60 KB phrase then froze a server for 42 s.) What the hop costs per call
+is measured by bench/asgi_cost.py and bench/loop_lag.py.
 
 Threads rather than a process pool: tools are short and CPU-bound in pure Python; a process round trip pickles
 arguments, context and result and costs more than most calls (bench/offloop.py). The hop is a job queue and
@@ -56,14 +53,7 @@ MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
 WATCH_EVERY: Final = 256
 """Profile events between two checks inside a watched library call (bench/bounds.py --only watch)."""
-INLINE_SECONDS: Final = 0.002
-"""How long a read-only call may run on the event loop before it moves to a worker thread (bench/asgi_cost.py)."""
 _QUIET: Final = sys.maxsize
-
-
-class Outgrown(BaseException):
-    """Raised by an inline call's checks when its slice of the event loop is used up: the call moves to a thread.
-    A BaseException, so a tool's `except Exception` lets it by."""
 
 
 class Job:
@@ -118,20 +108,6 @@ class WorkerThreads:
             job = self._jobs.get()
 
 
-class _Slice:
-    """How long an inline call may hold the event loop: its check raises `Outgrown` once that is over."""
-
-    __slots__ = ("at",)
-
-    def __init__(self, seconds: float) -> None:
-        self.at = time.monotonic() + seconds
-
-    def expired(self) -> bool:
-        if time.monotonic() >= self.at:
-            raise Outgrown
-        return False
-
-
 class _Deadline:
     """When one call must stop: its deadline on the monotonic clock, or as soon as its request is cancelled."""
 
@@ -159,27 +135,17 @@ class Executor:
         context: RequestContext,
         key_of: Callable[[], Hashable] | None = None,
         ends: float | None = None,
-        restartable: bool = False,
     ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
         next check (or its watched library call, `Budget.watched`, at its next few hundred interpreter events).
 
         With `key_of`, `cancel(key_of())` stops the call as its own cancellation would (a request whose cancellation
         arrives in another exchange: stateless HTTP). `ends` (monotonic) is a budget shared with other calls (an
-        HTTP batch's): the call gets what is left of it, at most its own. A `restartable` call (one that may run again
-        from the start) first runs on the event loop for at most `INLINE_SECONDS`.
+        HTTP batch's): the call gets what is left of it, at most its own.
         """
         seconds = self.budget_seconds
         if ends is not None:
             seconds = min(seconds, ends - time.monotonic())
-            if seconds <= 0:
-                raise out_of_time(self.budget_seconds)
-        if restartable:
-            began = time.monotonic()
-            ran = _inline(call, context, min(seconds, INLINE_SECONDS), self.budget_seconds)
-            if ran:
-                return ran[0]
-            seconds -= time.monotonic() - began
             if seconds <= 0:
                 raise out_of_time(self.budget_seconds)
         loop = asyncio.get_running_loop()
@@ -196,7 +162,7 @@ class Executor:
         late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
         job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
-        key = key_of() if key_of is not None else None  # only now: a call done inline cannot be cancelled
+        key = key_of() if key_of is not None else None
         if key is not None:
             self._running.setdefault(key, answer)
         try:
@@ -216,20 +182,6 @@ class Executor:
             return False
         _settle(answer, None, out_of_time(self.budget_seconds))
         return True
-
-
-def _inline(
-    call: Callable[[RequestContext], T], context: RequestContext, seconds: float, budget_seconds: float
-) -> list[T]:
-    """[the result] of `call(context)` run here within `seconds`; [] when it outgrew them, with what it noted in
-    the context taken back. Its exceptions are raised as they would be from a thread."""
-    readings, fell_back = len(context.zone_readings), len(context.fell_back)
-    context.budget.arm(_Slice(seconds).expired, budget_seconds, watch)
-    try:
-        return [contextvars.copy_context().run(call, context)]
-    except Outgrown:
-        del context.zone_readings[readings:], context.fell_back[fell_back:]
-        return []
 
 
 def watch(work: Callable[[], T], expired: Callable[[], bool]) -> T:

@@ -152,7 +152,6 @@ class Handlers:
         context = context_of(ctx)
         language = context.language
         progress = PROGRESS_MESSAGES.get(params.name)
-        spec = self.offered.get(params.name)
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
 
@@ -163,7 +162,6 @@ class Handlers:
                     context,
                     partial(self.caller, ctx, ctx.request_id) if self.caller else None,
                     self.batch_deadline(ctx) if self.batch_deadline else None,
-                    restartable=spec is None or spec.read_only,
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
                 return ToolFailure(exc)

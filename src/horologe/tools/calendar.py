@@ -172,7 +172,7 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
     )
     if args.end_date is not None:
         end = date_of(args.end_date, "end_date", ctx)
-        counted, hits = count_business_days(calendar, start, end, include_end=args.include_end)
+        counted, hits = count_business_days(calendar, start, end, include_end=args.include_end, budget=ctx.budget)
         weekday_holidays = sum(1 for hit in hits if not hit.on_weekend)
         which = text(ctx.language, "business.end_included" if args.include_end else "business.end_excluded")
         summary = text(
@@ -190,7 +190,7 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
         body |= {"calendar_days": span + (0 if not args.include_end else 1 if span >= 0 else -1)}
     else:
         assert args.count is not None
-        reached, hits = add_business_days(calendar, start, args.count)
+        reached, hits = add_business_days(calendar, start, args.count, ctx.budget)
         weekday = weekday_name(reached.weekday(), ctx.language.tag)
         summary = text(
             ctx.language, "business.add", count=args.count, start=start, place=place, result=reached, weekday=weekday

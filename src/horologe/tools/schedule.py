@@ -79,7 +79,7 @@ def find_meeting_time(args: s.FindMeetingTimeArgs, ctx: RequestContext, options:
     range_start = _midnight(first, reference)
     range_end = _midnight(last + timedelta(days=1), reference)
     duration = _meeting_duration(args.duration)
-    slots = find_slots(people, range_start, range_end, duration, timedelta(minutes=args.step_minutes))
+    slots = find_slots(people, range_start, range_end, duration, timedelta(minutes=args.step_minutes), ctx.budget)
     best, found = rank(slots, len(people), args.limit)
     minutes = duration.total_seconds() / 60
     summary = (

@@ -8,13 +8,52 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Any, Final, Literal, get_args
+from collections.abc import Callable
+from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    PlainValidator,
+    StrictStr,
+    WithJsonSchema,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
+from horologe.core.relative_grammar import MAX_EXPRESSION_LENGTH
 from horologe.core.weekdays import ARGUMENT_NAMES, weekday_number
 
-Timestamp = StrictStr | StrictInt | StrictFloat  # strict: true/false are not Unix times
+
+def words_or_number(limit: int, integers: bool = False) -> Callable[[object], object]:
+    """The check of an argument given as words (at most `limit` characters) or as a number (`integers`: whole), never
+    true/false. One check, so a refusal names the one problem instead of each branch of a union."""
+
+    def check(value: object) -> object:
+        if isinstance(value, str):
+            if len(value) > limit:
+                raise PydanticCustomError(
+                    "string_too_long", "String should have at most {max_length} characters", {"max_length": limit}
+                )
+            return value
+        if isinstance(value, int if integers else int | float) and not isinstance(value, bool):
+            return value
+        kind = "a whole number" if integers else "a number"
+        raise PydanticCustomError("words_or_number", f"Input should be a string, or {kind}")
+
+    return check
+
+
+# Every text argument has a length limit no person reaches, published as `maxLength` and refused before any work
+# (tests/tools/test_edges.py walks every input schema for it): a time is a phrase of the grammar's length at most.
+Timestamp = Annotated[
+    str | int | float,
+    PlainValidator(words_or_number(MAX_EXPRESSION_LENGTH)),
+    WithJsonSchema({"anyOf": [{"type": "string", "maxLength": MAX_EXPRESSION_LENGTH}, {"type": "number"}]}),
+]
+"""A time: words, ISO 8601 and the like, or Unix seconds."""
 
 # The syntax of zones, timestamps, dates, durations and the DST policies, and that a zone argument left out is the
 # user's, is said once, in the server's instructions (`horologe.protocol.server.instructions`); a field's description
@@ -53,8 +92,8 @@ class Arguments(BaseModel):
 class WorkingHours(Arguments):
     """Working hours on a local clock and the days they apply (one model for preferences and meetings)."""
 
-    start: StrictStr = Field(default="09:00", description="'HH:MM', local.")
-    end: StrictStr = Field(default="17:00", description="'HH:MM', local; before start: overnight.")
+    start: StrictStr = Field(default="09:00", max_length=5, description="'HH:MM', local.")
+    end: StrictStr = Field(default="17:00", max_length=5, description="'HH:MM', local; before start: overnight.")
     days: tuple[Weekday, ...] = Field(
         default_factory=lambda: get_args(Weekday)[:5],
         min_length=1,
@@ -201,23 +240,26 @@ def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return stripped
 
 
-# Titles repeat the names; string length limits are checked and explained when exceeded, and cost every reader of
-# the tool list tokens (list limits, `maxItems`, stay: they shape what a model sends).
-_UNPUBLISHED: Final = frozenset({"title", "$defs", "maxLength", "unsaid_default"})
+# Titles repeat the names. Length limits (`maxLength`, `maxItems`) stay: they say what a client may send.
+_UNPUBLISHED: Final = frozenset({"title", "$defs", "unsaid_default"})
 
 
 def _plain_union(node: dict[str, Any]) -> dict[str, Any]:
-    """`anyOf` of bare types with the redundant ones dropped: string | integer | number -> string | number, and one
+    """`anyOf` of bare types (a string's with its length limit) with the redundant ones dropped: string | integer |
+    number -> string | number, and one
     type left is a plain `type`. Never a `type` list (["string", "number"]): clients that map tool schemas onto a
     single-type dialect (Gemini's OpenAPI subset) refuse it or drop the constraint, and the Inspector's schema
     portability check warns on it; `anyOf` branches of one type each validate the same values."""
     options = node.get("anyOf")
-    if not isinstance(options, list) or not all(isinstance(o, dict) and set(o) == {"type"} for o in options):
+    if not isinstance(options, list) or not all(isinstance(o, dict) and set(o) - _KEPT == {"type"} for o in options):
         return node
-    types = [option["type"] for option in options]
-    if "number" in types and "integer" in types:
-        types.remove("integer")  # every integer is a number
+    if any(option["type"] == "number" for option in options):  # every integer is a number
+        options = [option for option in options if option["type"] != "integer"]
     rest = {key: value for key, value in node.items() if key != "anyOf"}
-    if len(types) == 1:
-        return {"type": types[0], **rest}
-    return {"anyOf": [{"type": kind} for kind in types], **rest}
+    if len(options) == 1:
+        return {**options[0], **rest}
+    return {"anyOf": options, **rest}
+
+
+_KEPT: Final = frozenset({"maxLength"})
+"""What a branch of a union of bare types may carry besides its type."""

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BeforeValidator,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 from horologe.core.localtime import Disambiguation
 from horologe.tools.schemas import (
@@ -19,12 +28,18 @@ from horologe.tools.schemas import (
     Weekday,
     WorkingHours,
     weekday_name,
+    words_or_number,
 )
 
 COUNTRY = "Default: the user's."
 SUBDIVISION = "Code or name, e.g. 'CA', 'Bavaria'."
 HOLIDAY_LANGUAGE = "Of the names, e.g. 'de'."
 Day = Annotated[Weekday, BeforeValidator(weekday_name)]
+Minutes = Annotated[
+    str | int,
+    PlainValidator(words_or_number(40, integers=True)),
+    WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 40}, {"type": "integer"}]}),
+]
 
 
 class AddTimeArgs(Arguments):
@@ -42,7 +57,9 @@ class BusinessDaysArgs(Arguments):
     include_end: bool = False
     subdivision: StrictStr | None = Field(default=None, max_length=64, description=SUBDIVISION)
     weekend: list[Day] | None = Field(default=None, max_length=6)
-    extra_holidays: list[StrictStr] | None = Field(default=None, max_length=366)
+    extra_holidays: list[Annotated[StrictStr, StringConstraints(max_length=60)]] | None = Field(
+        default=None, max_length=366
+    )
 
 
 class ListHolidaysArgs(Arguments):
@@ -94,7 +111,7 @@ class MeetingParticipant(Arguments):
 
 class FindMeetingTimeArgs(Arguments):
     participants: list[MeetingParticipant] = Field(min_length=1, max_length=50)
-    duration: StrictStr | StrictInt = Field(description="Minutes, or e.g. 'PT1H30M'.")
+    duration: Minutes = Field(description="Minutes, or e.g. 'PT1H30M'.")
     start_date: StrictStr = Field(max_length=40, description="First day to search.")
     end_date: StrictStr | None = Field(
         default=None, max_length=40, description="Last day (included); default: start_date + 6; at most 31 days."
