@@ -14,6 +14,8 @@ pydantic's whole report.
 
 from __future__ import annotations
 
+from functools import partial
+
 from mcp.server.streamable_http import check_accept_headers
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -23,6 +25,7 @@ from starlette.types import Receive, Scope, Send
 
 from horologe.core.messages import Message
 from horologe.http.asgi import header, refuse
+from horologe.http.cancel import Cancellations, until_gone
 from horologe.http.direct import DirectServing
 from horologe.http.errors import MethodNotAllowed, NotAcceptable
 from horologe.http.request import RequestFacts, facts_of
@@ -40,11 +43,13 @@ class MCPEndpoint:
         json_manager: StreamableHTTPSessionManager,
         sse_manager: StreamableHTTPSessionManager,
         stateful: bool,
+        cancellations: Cancellations,
         direct: DirectServing | None = None,
     ) -> None:
         self.json_manager = json_manager
         self.sse_manager = sse_manager
         self.stateful = stateful
+        self.cancellations = cancellations
         self.direct = direct
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -56,6 +61,24 @@ class MCPEndpoint:
             await held_stream(self.sse_manager.handle_request, scope, receive, send)
             return
         facts = facts_of(scope)
+        serve = partial(self._serve, scope, facts)
+        if facts is None or facts.method is None:
+            await serve(receive, send)
+            return
+        version = header(scope, b"mcp-protocol-version")
+        if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            if facts.request_id is not None and not facts.wants_progress and not self.stateful:
+                await until_gone(scope, serve, receive, send)  # (the SDK watches the SSE answers it streams itself)
+                return
+        elif facts.request_id is not None:
+            await self.cancellations.serve(scope, facts.request_id, serve, receive, send)
+            return
+        elif facts.method == "notifications/cancelled":
+            self.cancellations.cancel(scope, facts.payload.get("params"))
+        await serve(receive, send)
+
+    async def _serve(self, scope: Scope, facts: RequestFacts | None, receive: Receive, send: Send) -> None:
+        """A POST, answered directly when it can be, else by the SDK's transport (its answer mended)."""
         streamed = facts is not None and facts.wants_progress
         if self.direct is not None and not streamed and not self.stateful:
             taken = self.direct.takes(scope, facts)
