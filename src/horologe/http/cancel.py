@@ -25,7 +25,7 @@ from typing import Any
 import anyio
 from starlette.types import Message, Receive, Scope, Send
 
-from horologe.http.asgi import header
+from horologe.http.asgi import header, replay
 from horologe.http.ratelimit import ClientAddress
 from horologe.http.request import CLIENT_GONE_KEY
 
@@ -111,16 +111,8 @@ async def until_gone(scope: Scope, serve: Serve, receive: Receive, send: Send) -
     watch reads only the connection's own events: a disconnect is a state of the connection, which every reader
     sees."""
     first = await receive()
-    body = first.get("body", b"")
+    again = replay(first.get("body", b""), receive)
     ended = False
-    handed = False
-
-    async def again() -> Message:
-        nonlocal handed
-        if not handed:
-            handed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
 
     async def sending(message: Message) -> None:
         nonlocal ended
