@@ -137,3 +137,34 @@ def test_one_client_flooding_sessions_leaves_room_for_the_others() -> None:
         server.stop()
     assert flood.count(200) == 5 and flood.count(429) == 55
     assert others == [200, 200, 200]
+
+
+def open_stream(
+    server: RunningServer, session: str, last_event_id: str | None = None
+) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    """A GET stream of `session`, once its head and priming event have arrived (the connection stays open)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    headers = {"Accept": "text/event-stream", "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    connection.request("GET", "/mcp", headers=headers)
+    response = connection.getresponse()
+    assert response.readline() == b"retry: 3000\n" and response.readline() == b"\n"  # 2025-06-18: a bare retry
+    return connection, response
+
+
+def test_a_second_get_and_a_resuming_get_on_a_session_are_streams_never_409() -> None:
+    server = start_http_server(extra=["--stateful"])
+    try:
+        status, headers, _ = open_session(server)
+        session = headers["mcp-session-id"]
+        streams = [open_stream(server, session), open_stream(server, session), open_stream(server, session, "17")]
+        heads = [(s.status, s.getheader("content-type"), s.getheader("mcp-session-id")) for _, s in streams]
+        assert request(server, "POST", {"jsonrpc": "2.0", "id": 2, "method": "ping"}, session)[0] == 200
+        for connection, stream in streams:
+            stream.close()
+            connection.close()
+    finally:
+        server.stop()
+    assert status == 200
+    assert heads == [(200, "text/event-stream", session)] * 3

@@ -8,13 +8,19 @@ must be equal, and in the 2025 revisions the very bytes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Final
 
+import mcp
 import pytest
-from mcp.server import runner
+from mcp.server import _streamable_http_modern, runner
 from mcp.server.connection import Connection
+from mcp.server.runner import ServerRunner, aclose_shielded
+from mcp.shared.inbound import InboundLadderRejection
 
 from horologe.config import Settings
 from horologe.http.direct import DirectServing
@@ -117,6 +123,8 @@ CORPUS: list[tuple[str, Headers, bytes]] = [
 ]
 
 
+_extra_headers, _extra_body = modern("tools/list")
+MODERN_EXTRA = (_extra_headers, _extra_body[:-1] + b', "x": 1}')
 CORPUS += [
     *(
         (f"2026-07-28 {name} {arguments}", *modern("tools/call", {"name": name, "arguments": arguments}))
@@ -138,6 +146,11 @@ CORPUS += [
     ("2026-07-28 prompts/list", *modern("prompts/list")),
     ("2026-07-28 unknown method", *modern("no/such/method")),
     ("2026-07-28 ping (a 2025 method)", *modern("ping")),
+    ("2026-07-28 an unknown _meta key", *modern("tools/list", {"_meta": {"example.com/unknown": 1}})),
+    ("2026-07-28 an unknown params member", *modern("tools/list", {"cursorz": "x"})),
+    ("2026-07-28 an unknown top-level member", MODERN_EXTRA[0], MODERN_EXTRA[1]),
+    ("an unknown _meta key", legacy_headers(), rpc("tools/list", {"_meta": {"example.com/unknown": 1}})),
+    ("an unknown top-level member", legacy_headers(), b'{"jsonrpc":"2.0","id":1,"method":"ping","x":1}'),
 ]
 
 
@@ -257,32 +270,67 @@ async def test_everything_else_is_the_sdks_to_answer(
     assert served.status in (200, 202, 400, 406)
 
 
-async def test_a_connection_something_registered_with_is_closed_as_the_sdk_closes_it(
+PINNED: Final = "2.3.0"
+"""The release of `mcp` and `mcp-types` direct serving was checked against (pyproject.toml pins it exactly)."""
+CHECKED: Final = {
+    "server/_streamable_http_modern.py": "952f99a1b5c0d351b73321729892856e71f49546e7c6fefe7a34366f7e0643d6",
+    "server/streamable_http.py": "7d7c146f26de348e86afee74aa74ea3f9273b1450ef91a2cedac0dfea9eb0eac",
+    "server/streamable_http_manager.py": "7820bb1566550ffe7b6955b7f5474c774aa9ddefc9fe4fdd15f352a7e8563170",
+    "server/runner.py": "be55cb42cbca261c2997bb4f54e2ac892fbb5c35935409ef951ac9f73b527b29",
+    "server/connection.py": "4df4299703fc1443cd6fb5301f24256567249849c786f5801a0a85b9486f2da4",
+    "shared/inbound.py": "eb09c0a06368f01553c54045ecf0b9ca0931717e1ec837a54433913836f91829",
+    "shared/jsonrpc_dispatcher.py": "bb2b8a71f2d8b4916d6e3805b523d1a4d1c0a54f6a2ff48c337e3bed0b17e48d",
+}
+"""SHA-256 of the SDK's code behind both paths: the transports direct serving answers for, and what it calls."""
+
+
+def test_the_sdk_is_the_release_direct_serving_was_checked_against() -> None:
+    """A drift guard: another release (or a patched file) fails here until someone has read its changes against
+    `horologe.http.direct`, run this module's corpus on it, and recorded the new digests."""
+    assert (metadata.version("mcp"), metadata.version("mcp-types")) == (PINNED, PINNED)
+    root = Path(mcp.__file__).parent
+    found = {name: hashlib.sha256((root / name).read_bytes()).hexdigest() for name in CHECKED}
+    assert found == CHECKED
+
+
+async def test_the_corpus_tells_an_sdk_that_refuses_an_unknown_meta_key(
     post: RawPost, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    closed: list[str] = []
-    shielded = runner.aclose_shielded
+    """The change the earlier corpus missed, simulated: the SDK's own path refusing a request whose `_meta` holds a
+    key it does not know (direct serving would still answer it); the corpus's request with such a key shows it."""
+    _, headers, body = next(entry for entry in CORPUS if entry[0] == "2026-07-28 an unknown _meta key")
+    ladder = _streamable_http_modern.classify_inbound_request  # type: ignore[attr-defined]
 
-    async def noted_close(connection: Connection) -> None:
-        closed.append("shielded")
-        await shielded(connection)
+    def stricter(payload: Any, headers: Any) -> Any:
+        meta = payload.get("params", {}).get("_meta", {})
+        if any(not key.startswith("io.modelcontextprotocol/") for key in meta):
+            return InboundLadderRejection(code=-32602, message="unknown _meta key")
+        return ladder(payload, headers=headers)
 
-    monkeypatch.setattr("horologe.http.direct.aclose_shielded", noted_close)
-    headers, body = modern("tools/call", {"name": "get_current_time", "arguments": {}})
-    assert (await post(headers, body)).status == 200
-    assert closed == []  # nothing registered: nothing to close
+    monkeypatch.setattr(_streamable_http_modern, "classify_inbound_request", stricter)
+    served, by_sdk = await both_ways(post, headers, body, monkeypatch)
+    assert comparable(served) != comparable(by_sdk) and by_sdk.status == 400
 
-    envelope = Connection.from_envelope
 
-    def registering(*args: Any, **kwargs: Any) -> Connection:
-        connection = envelope(*args, **kwargs)
+async def test_a_new_step_in_serve_one_is_taken_or_told(post: RawPost, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other change the earlier copy of `serve_one` missed, simulated: direct serving calls the SDK's own
+    function, so a step added to its body is taken on the 2026-07-28 path as the SDK's takes it; the SDK's 2025
+    sessions run the kernel without `serve_one`, so there the corpus's comparison tells the two apart."""
 
-        async def note() -> None:
-            closed.append("callback")
+    async def stepped(
+        server: Any, dctx: Any, method: str, params: Any, *, connection: Connection, lifespan_state: Any
+    ) -> dict[str, Any]:
+        # Its globals are `serve_one`'s own (the runner module's) once its code is swapped in.
+        kernel = ServerRunner(server, connection, lifespan_state)
+        try:
+            result = await kernel.on_request(dctx, method, params)
+            return {**result, "_meta": {**result.get("_meta", {}), "example.com/step": True}}
+        finally:
+            await aclose_shielded(connection)
 
-        connection.exit_stack.push_async_callback(note)
-        return connection
-
-    monkeypatch.setattr(Connection, "from_envelope", registering)
-    assert (await post(headers, body)).status == 200
-    assert closed == ["shielded", "callback"]
+    monkeypatch.setattr(runner.serve_one, "__code__", stepped.__code__)
+    served, by_sdk = await both_ways(post, *modern("tools/list"), monkeypatch)
+    assert json.loads(served.body)["result"]["_meta"]["example.com/step"] is True
+    assert comparable(served) == comparable(by_sdk)
+    served, by_sdk = await both_ways(post, legacy_headers(), rpc("tools/list"), monkeypatch)
+    assert comparable(served) != comparable(by_sdk)

@@ -196,3 +196,17 @@ async def test_a_refusal_before_the_language_is_known_is_english(http: httpx2.As
     refused = await http.post("/mcp/tools/call", json={}, headers={"Accept-Language": "de", "Host": "evil.example"})
     assert refused.status_code == 421 and "content-language" not in refused.headers
     assert refused.json()["error"]["message"] == "Misdirected request: this Host is not served here."
+
+
+async def test_a_resource_range_from_the_last_year_is_read_not_a_server_error(http: httpx2.AsyncClient) -> None:
+    response = await http.post("/mcp/resources/read", json={"uri": "timezone://Europe/Paris?from=9998"})
+    assert response.status_code == 200
+    assert '\\"years\\": [9998, 9998]' in response.text
+    too_late = await http.post("/mcp/resources/read", json={"uri": "timezone://Europe/Paris?from=9999"})
+    assert too_late.status_code == 400
+    message = "'from' must be a year between 1 and 9998, not 9999."
+    assert too_late.json()["error"] == {
+        "code": INVALID_PARAMS,
+        "message": message,
+        "data": {"error": {"code": INVALID_PARAMS, "kind": "invalid_argument", "message": message, "suggestions": []}},
+    }

@@ -1,6 +1,7 @@
 """GET /mcp and SSE answers, byte for byte: a stateless server refuses the stream in every era; a stateful one
 primes it, keeps it past the request timeout, ignores `Last-Event-ID` (no event store) and ends it cleanly at
-shutdown; 2025-11-25 POST SSE answers start with a priming event."""
+shutdown, and a second GET on the session is a quiet stream, never 409; 2025-11-25 POST SSE answers start with a
+priming event."""
 
 from __future__ import annotations
 
@@ -151,3 +152,72 @@ async def test_a_2025_11_25_post_answered_with_sse_starts_with_a_priming_event(r
     assert answer.body.startswith(b"id: ")
     assert b"\nretry: 3000\ndata: \n\n" in answer.body.split(b"event: message")[0]
     assert answer.json()["result"]["protocolVersion"] == "2025-11-25"
+
+
+async def test_a_second_get_on_a_session_is_a_quiet_stream_never_409_and_a_resuming_get_is_one_too(
+    settings: Settings,
+) -> None:
+    http = settings.http.model_copy(update={"stateful": True})
+    app = create_app(settings.model_copy(update={"http": http}), FixedClock(FIXED_NOW))
+    closing = asyncio.Event()
+    async with running(app):
+        answer: list[Message] = []
+
+        async def collect(message: Message) -> None:
+            answer.append(message)
+
+        post_headers = [*BASE_HEADERS, (b"content-length", str(len(INITIALIZE)).encode())]
+        await app(scope_of("POST", post_headers), replay(INITIALIZE, never), collect)
+        session = next(v for k, v in answer[0]["headers"] if k == b"mcp-session-id")
+        headers = [
+            (b"host", b"127.0.0.1"),
+            (b"accept", b"text/event-stream"),
+            (b"mcp-session-id", session),
+            (b"mcp-protocol-version", b"2025-11-25"),
+        ]
+        streams: list[list[Message]] = [[], [], []]
+        primed = [anyio.Event(), anyio.Event(), anyio.Event()]
+        gone = anyio.Event()  # the third client goes away
+
+        def sender(index: int) -> Any:
+            async def send(message: Message) -> None:
+                streams[index].append(message)
+                if message["type"] == "http.response.body":
+                    primed[index].set()
+
+            return send
+
+        async def leaving() -> Message:
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        resuming = [*headers, (b"last-event-id", b"0123456789abcdef")]
+        async with anyio.create_task_group() as tasks:
+            state = {CLOSING_STATE_KEY: closing}
+            tasks.start_soon(app, scope_of("GET", headers, state), replay(b"", never), sender(0))
+            with anyio.fail_after(10):
+                await primed[0].wait()
+            tasks.start_soon(app, scope_of("GET", headers, state), replay(b"", never), sender(1))
+            tasks.start_soon(app, scope_of("GET", resuming, state), replay(b"", leaving), sender(2))
+            with anyio.fail_after(10):
+                await primed[1].wait()
+                await primed[2].wait()
+            gone.set()
+            await anyio.sleep(0.1)
+            assert streams[2][-1].get("more_body", False) is True  # left: nothing more is sent to it
+            assert len(streams[2]) == 2
+            closing.set()
+    for sent in streams:
+        start = sent[0]
+        assert start["status"] == 200
+        assert (b"mcp-session-id", session) in start["headers"]
+        first = sent[1]["body"]
+        assert len(first) == 4 + 16 + 1 + len(f"retry: {RETRY_MS}\ndata: \n\n")
+        assert first[:4] == b"id: " and first[20:] == f"\nretry: {RETRY_MS}\ndata: \n\n".encode()
+    for quiet in streams[1:]:
+        assert [(k, v) for k, v in quiet[0]["headers"] if k != b"x-request-id"] == [
+            (b"content-type", b"text/event-stream"),
+            (b"cache-control", b"no-cache, no-transform"),
+            (b"mcp-session-id", session),
+        ]
+    assert streams[0][-1] == streams[1][-1] == {"type": "http.response.body", "body": b"", "more_body": False}

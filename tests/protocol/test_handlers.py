@@ -351,6 +351,13 @@ async def test_zone_template_reads_the_first_and_last_years_of_the_calendar(
     assert body["timezone"] == zone and body["years"] == [int(part.split("=")[1]) for part in years.split("&")]
 
 
+@pytest.mark.parametrize("zone", ["America/New_York", "Pacific/Kiritimati"])
+async def test_a_range_from_the_last_year_without_its_end_is_that_year_alone(client: Client, zone: str) -> None:
+    read = await client.read_resource(f"timezone://{zone}?from=9998")  # "and next" would pass the calendar's end
+    body = json.loads(read.contents[0].text)  # type: ignore[union-attr]
+    assert body["years"] == [9998, 9998]
+
+
 @pytest.mark.wire("errors")
 async def test_unknown_resource_is_invalid_params(wire_client: Client) -> None:
     with pytest.raises(MCPError) as raised:

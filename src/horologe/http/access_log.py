@@ -13,11 +13,13 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.http.asgi import header
-from horologe.http.request import facts_of
+from horologe.http.request import CLIENT_GONE_KEY, facts_of
 from horologe.jsontext import compact_json
 from horologe.logs import timestamp
 from horologe.protocol.metrics import Metrics
 
+CLIENT_GONE = 499
+"""What the log and metrics say of a request whose client went away before its answer (nginx's code)."""
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
@@ -38,12 +40,13 @@ class AccessLog:
         supplied = header(scope, b"x-request-id")
         request_id = supplied if supplied and REQUEST_ID.match(supplied) else new_request_id()
         status = 500
+        responded = False
         started = time.perf_counter()
 
         async def tagged_send(message: Message) -> None:
-            nonlocal status
+            nonlocal status, responded
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, responded = message["status"], True
                 message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
             await send(message)
 
@@ -52,6 +55,8 @@ class AccessLog:
             await self.app(scope, receive, tagged_send)
         finally:
             self.metrics.in_flight.dec()
+            if not responded and scope.get("state", {}).get(CLIENT_GONE_KEY):
+                status = CLIENT_GONE
             duration = time.perf_counter() - started
             route = route_label(scope)
             self.metrics.count_http(route, scope["method"], status)

@@ -34,7 +34,8 @@ from horologe.core import tzdb
 from horologe.http.access_log import AccessLog
 from horologe.http.batch import Batches
 from horologe.http.body import BodyBudget
-from horologe.http.calls import batch_deadline, caller_key
+from horologe.http.calls import batch_deadline
+from horologe.http.cancel import Cancellations
 from horologe.http.connection import CLOSING_STATE_KEY
 from horologe.http.direct import DirectServing
 from horologe.http.hosts import AccessPolicy, HostOriginGuard
@@ -61,10 +62,8 @@ from horologe.tools.registry import selected_tools
 
 def http_server(settings: Settings, clock: Clock, *stages: ServerMiddleware[Any]) -> Server[Any]:
     """horologe's MCP server as the HTTP edge runs it: told each answer's language and what HTTP reads of a call
-    (its caller, its batch's deadline); off HTTP these readers find nothing."""
-    return build_server(
-        settings, clock, *stages, on_language=record_language, caller=caller_key, batch_deadline=batch_deadline
-    )
+    (its batch's deadline); off HTTP this reader finds nothing."""
+    return build_server(settings, clock, *stages, on_language=record_language, batch_deadline=batch_deadline)
 
 
 def create_app(settings: Settings, clock: Clock | None = None, server: Server[Any] | None = None) -> Starlette:
@@ -97,7 +96,8 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     ]
     # Stateless, a single request answered in JSON is served in its own task (horologe.http.direct).
     direct = None if http.stateful else DirectServing(server)
-    edge, closers, public = _edge(settings, policy, metrics, clock)
+    addresses = ClientAddress(settings.rate_limit.trusted_proxies)
+    edge, closers, public = _edge(settings, policy, metrics, clock, addresses)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -129,7 +129,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         return JSONResponse(openapi_document(tools))
 
     endpoints = Endpoints(
-        mcp=MCPEndpoint(managers[0], managers[-1], http.stateful, direct),
+        mcp=MCPEndpoint(managers[0], managers[-1], http.stateful, Cancellations(addresses), direct),
         rest=lambda method: rest_endpoint(server, method),
         capabilities=capabilities_endpoint(server, tools),
         openapi=openapi,
@@ -138,8 +138,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         metrics=metrics_endpoint,
         public=public,
     )
-    client_of = ClientAddress(settings.rate_limit.trusted_proxies).of
-    middleware = [Middleware(AccessLog, metrics=metrics, enabled=http.access_log, client_of=client_of)]
+    middleware = [Middleware(AccessLog, metrics=metrics, enabled=http.access_log, client_of=addresses.of)]
     if http.cors_origins:
         middleware.append(
             Middleware(
@@ -162,7 +161,7 @@ Closer = Callable[[], Awaitable[None]]
 
 
 def _edge(
-    settings: Settings, policy: AccessPolicy, metrics: Metrics, clock: Clock | None
+    settings: Settings, policy: AccessPolicy, metrics: Metrics, clock: Clock | None, addresses: ClientAddress
 ) -> tuple[Edge, list[Closer], list[Route]]:
     """The route layers these settings turn on, what to close at shutdown, and the public routes auth adds."""
     http, limits = settings.http, settings.rate_limit
@@ -171,7 +170,6 @@ def _edge(
     metrics_gate: list[Middleware] = []
     public: list[Route] = []
     counter: Counter | None = None
-    addresses = ClientAddress(limits.trusted_proxies)
     if limits.enabled or http.stateful or (settings.auth.enabled and limits.auth_failures.strip()):
         counter = counter_for(limits, clock)
         store = counter.storage

@@ -1,20 +1,23 @@
-"""A stateless POST answered in JSON, served in the request's own task with the SDK's kernel and the SDK's answer.
+"""A stateless POST answered in JSON, served in the request's own task with the SDK's public entry, `serve_one`.
 
 The SDK serves a stateless POST of the 2025 revisions by building a session for it: a transport, memory streams, a
 JSON-RPC dispatcher and a server task in its task group, torn down again after one answer (about 400 µs of the
 SDK's 620 per call on this machine, bench/asgi_cost.py). A 2026-07-28 POST it serves in the request's task, but
 re-reads and re-parses the body our body guard already parsed, builds a Starlette request and response, and
-validates the envelope the era guard has checked. `DirectServing` serves both with what the SDK's own paths call:
-its kernel (`ServerRunner`, as `serve_one` drives it: the server's middleware stages, handlers, the result's
-validation and serialisation), its envelope ladder (`classify_inbound_request`) and `Mcp-Param` check for
-2026-07-28, and each era's answer conventions: 2025, one JSON-RPC response with status 200 even for an error,
+validates the envelope the era guard has checked. `DirectServing` serves both with what the SDK's own paths call,
+all of it its public surface: `serve_one` (the server's middleware stages, handlers, the result's validation and
+serialisation, the connection's teardown), the envelope ladder (`classify_inbound_request`) and `Mcp-Param` check
+for 2026-07-28, and each era's answer conventions: 2025, one JSON-RPC response with status 200 even for an error,
 `exclude_unset` serialisation, the dispatcher's code 0 for an exception no stage mapped; 2026-07-28, the error
-table's HTTP status, `exclude_none` serialisation, -32603 for an unmapped exception.
+table's HTTP status, `exclude_none` serialisation, -32603 for an unmapped exception. Its dispatch context is the
+one `horologe.protocol.dispatch` gives every request answered in place.
 
 It takes only a single request (a batch's members one by one; never a notification, a response or `initialize`)
 that the SDK would serve as is: a JSON `Content-Type`, an `Accept` naming JSON, an envelope that validates, no
 header the SDK would refuse. Everything else is the SDK's to answer, unchanged (`MCPEndpoint` passes it on).
-tests/http/test_direct.py holds the two paths to the same answer (status, headers, JSON; in 2025 the same bytes).
+`mcp` is pinned to the release this was checked against (pyproject.toml): tests/http/test_direct.py holds the two
+paths to the same answer (status, headers, JSON; in 2025 the same bytes), and fails on a release whose code
+behind either path differs from the code checked.
 """
 
 from __future__ import annotations
@@ -28,10 +31,8 @@ from typing import Any
 import anyio
 from mcp.server.connection import Connection
 from mcp.server.lowlevel.server import Server
-from mcp.server.runner import ServerRunner, aclose_shielded, modern_error_data
+from mcp.server.runner import serve_one
 from mcp.server.streamable_http import check_accept_headers
-from mcp.shared.dispatcher import CallOptions
-from mcp.shared.exceptions import NoBackChannelError
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
     MCP_PARAM_HEADER_PREFIX,
@@ -42,15 +43,15 @@ from mcp.shared.inbound import (
     validate_mcp_param_headers,
 )
 from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
-from mcp.shared.message import MessageMetadata, ServerMessageMetadata
+from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
 from mcp_types import (
     DEFAULT_NEGOTIATED_VERSION,
+    INTERNAL_ERROR,
     ErrorData,
     JSONRPCError,
     JSONRPCRequest,
     JSONRPCResponse,
-    RequestId,
 )
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -59,34 +60,12 @@ from starlette.types import Scope, Send
 
 from horologe.http.asgi import header, respond
 from horologe.http.request import RequestFacts
+from horologe.protocol.dispatch import DirectExchange
 
 logger = logging.getLogger("horologe.http")
 
 _TRANSPORT = TransportContext(kind="streamable-http", can_send_request=False)
 MCP_PARAM_PREFIX = MCP_PARAM_HEADER_PREFIX.lower()
-
-
-@dataclass
-class _OneRequest:
-    """The dispatch context of one request that has no channel back to its client: what the SDK's dispatcher gives
-    a stateless JSON-answered request (notifications have no wire to travel on; server requests are refused)."""
-
-    request_id: RequestId
-    message_metadata: MessageMetadata
-    cancel_requested: anyio.Event
-    transport: TransportContext = _TRANSPORT
-    can_send_request: bool = False
-
-    async def send_raw_request(
-        self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None
-    ) -> dict[str, Any]:
-        raise NoBackChannelError(method)
-
-    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None) -> None:
-        return None
-
-    async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,49 +152,36 @@ class DirectServing:
         if self._running is None:
             raise RuntimeError("direct serving answers only while the app runs (and only what it took)")
         state, never = self._running
-        message = taken.message
-        if taken.envelope is None:
-            context = _OneRequest(message.id, ServerMessageMetadata(request_context=taken.request), never)
+        message, envelope = taken.message, taken.envelope
+        metadata = ServerMessageMetadata(request_context=taken.request)
+        if envelope is None:
+            exchange = DirectExchange(_TRANSPORT, message.id, metadata, never)
             connection = Connection.from_envelope(taken.version, None, None)
         else:
-            context = _OneRequest(
-                message.id,
-                ServerMessageMetadata(request_context=taken.request),
-                never,
-                TransportContext(kind="streamable-http", can_send_request=False, headers=taken.request.headers),
-            )
-            envelope = taken.envelope
+            transport = TransportContext(kind="streamable-http", can_send_request=False, headers=taken.request.headers)
+            exchange = DirectExchange(transport, message.id, metadata, never)
             connection = Connection.from_envelope(
                 envelope.protocol_version, envelope.client_info, envelope.client_capabilities
             )
         try:
-            result = await _serve(self.server, context, message, connection, state)
+            result = await serve_one(
+                self.server, exchange, message.method, message.params, connection=connection, lifespan_state=state
+            )
         except Exception as exc:
-            if taken.envelope is not None:
-                await _modern_answer(send, JSONRPCError(jsonrpc="2.0", id=message.id, error=modern_error_data(exc)))
-                return
             error = handler_exception_to_error_data(exc)
             if error is None:
                 logger.exception("handler for %r raised", message.method)
-                error = ErrorData(code=0, message=str(exc))  # what the SDK's dispatcher answers
-            await _handshake_answer(send, JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+                # What each era's SDK path answers an exception no stage mapped.
+                error = (
+                    ErrorData(code=0, message=str(exc))
+                    if envelope is None
+                    else ErrorData(code=INTERNAL_ERROR, message="Internal server error")
+                )
+            failed = JSONRPCError(jsonrpc="2.0", id=message.id, error=error)
+            await (_handshake_answer if envelope is None else _modern_answer)(send, failed)
             return
         answer = JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
-        await (_handshake_answer if taken.envelope is None else _modern_answer)(send, answer)
-
-
-async def _serve(
-    server: Server[Any], context: _OneRequest, message: JSONRPCRequest, connection: Connection, state: Any
-) -> dict[str, Any]:
-    """What the SDK's `serve_one` does, but for the teardown of a connection nothing registered anything with: its
-    shielded close (an anyio cancel scope) was 4% of a call and closes nothing then. `_exit_callbacks` is the
-    standard library's own record of an `AsyncExitStack` (tests/http/test_direct.py holds both cases)."""
-    runner = ServerRunner(server, connection, state)
-    try:
-        return await runner.on_request(context, message.method, message.params)
-    finally:
-        if connection.exit_stack._exit_callbacks:  # type: ignore[attr-defined]
-            await aclose_shielded(connection)
+        await (_handshake_answer if envelope is None else _modern_answer)(send, answer)
 
 
 async def _handshake_answer(send: Send, message: JSONRPCResponse | JSONRPCError) -> None:

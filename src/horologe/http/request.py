@@ -20,6 +20,9 @@ from horologe.wire import ACCEPT_LANGUAGE_META, PROGRESS_TOKEN_META, meta_of
 FACTS_KEY: Final = "horologe.request"
 ASKED_LANGUAGE_KEY: Final = "horologe.asked_language"
 """The language a request asked for, noted by its route's language layer: the edge's refusals behind it use it."""
+CLIENT_GONE_KEY: Final = "horologe.client_gone"
+"""Set when the client went away before its answer and that cancelled the request (`horologe.http.cancel`): the
+access log then says 499, as nginx does, not the 500 of a request that ended without an answer."""
 ANSWER_LANGUAGE_KEY: Final = "horologe.answer_language"
 """The language the pipeline answered in (its observer notes it): the answer's `Content-Language`."""
 

@@ -31,18 +31,15 @@ CLIENT_INFO: Final = {"name": "horologe-direct", "version": __version__}
 
 @dataclass
 class DirectExchange:
-    """A `DispatchContext` for one request answered in place: no back-channel, notifications dropped."""
+    """The `DispatchContext` of one request answered in place, with no channel back to its client: server requests
+    are refused, notifications (progress among them) dropped. REST, `horologe call` and the HTTP edge's direct
+    serving (`horologe.http.direct`) all use it: one hand-written context for the SDK's `serve_one`."""
 
-    kind: str
+    transport: TransportContext
     request_id: RequestId
     message_metadata: MessageMetadata = None
     cancel_requested: anyio.Event = field(default_factory=anyio.Event)
     can_send_request: bool = False
-
-    @property
-    def transport(self) -> TransportContext:
-        """This entry point's transport metadata (no server-initiated requests)."""
-        return TransportContext(kind=self.kind, can_send_request=False)
 
     async def send_raw_request(
         self, method: str, params: Mapping[str, Any] | None, opts: object | None = None
@@ -73,6 +70,6 @@ async def dispatch(
     meta.setdefault(CLIENT_INFO_META_KEY, CLIENT_INFO)
     meta.setdefault(CLIENT_CAPABILITIES_META_KEY, {})
     metadata = ServerMessageMetadata(request_context=request) if request is not None else None
-    exchange = DirectExchange(kind, next(_request_ids), metadata)
+    exchange = DirectExchange(TransportContext(kind=kind, can_send_request=False), next(_request_ids), metadata)
     handle = modern_on_request(server, {})
     return await handle(exchange, method, {**params, "_meta": meta})

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Hashable, Mapping
-from functools import cache, partial
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, Final
 
 import mcp_types as types
@@ -43,9 +43,6 @@ from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.wire import CONTEXT_REPORT_META, SERVER_INFO_META
 
 Ctx = ServerRequestContext[Any, Any]
-CallerKey = Callable[[Ctx, "types.RequestId | None"], Hashable | None]
-"""Who made a request, as far as a later cancellation in another exchange can tell (the HTTP edge's; None: the
-SDK's session cancels)."""
 BatchDeadline = Callable[[Ctx], float | None]
 """When the shared tool budget of the batch a request belongs to ends (monotonic clock; the HTTP edge's)."""
 _OFF_CALENDAR: Final = re.compile(r"out of range|magnitude|too large")
@@ -115,11 +112,9 @@ class Handlers:
         tools: tuple[ToolSpec, ...],
         translate_descriptions: bool = False,
         default_zone: str = "UTC",
-        caller: CallerKey | None = None,
         batch_deadline: BatchDeadline | None = None,
     ) -> None:
         self.executor = executor
-        self.caller = caller
         self.batch_deadline = batch_deadline
         self.options = options
         self.tools = tools
@@ -160,8 +155,7 @@ class Handlers:
                 return await self.executor.run(
                     lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options),
                     context,
-                    partial(self.caller, ctx, ctx.request_id) if self.caller else None,
-                    self.batch_deadline(ctx) if self.batch_deadline else None,
+                    ends=self.batch_deadline(ctx) if self.batch_deadline else None,
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
                 return ToolFailure(exc)
@@ -234,13 +228,6 @@ class Handlers:
         if not has_more:
             body["total"] = total
         return types.CompleteResult.model_validate({"completion": body})
-
-    async def cancelled(self, ctx: Ctx, params: types.CancelledNotificationParams) -> None:
-        """`notifications/cancelled` that arrived over HTTP in an exchange of its own (stateless HTTP: the SDK has no
-        session that knows the call): stop the same caller's call with that id."""
-        key = self.caller(ctx, params.request_id) if self.caller else None
-        if key is not None:
-            self.executor.cancel(key)
 
     def _tag(self, ctx: Ctx) -> str:
         return context_of(ctx).language.tag

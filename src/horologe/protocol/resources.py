@@ -24,6 +24,8 @@ FORMATS_URI = "horologe://time_formats"
 ZONE_TEMPLATE = "timezone://{zone}{?from,to}"
 ZONE_SCHEME = "timezone://"
 MAX_YEARS = 50
+LAST_YEAR = 9998
+"""The last year a range may name: its transitions are read a day past its end, which year 9999 does not have."""
 
 STATIC_RESOURCES: tuple[dict[str, Any], ...] = (
     {
@@ -128,7 +130,8 @@ def zone_resource(uri: str, ctx: RequestContext) -> tuple[str, str]:
     zone = resolve_zone(name, source="database")
     query = parse_qs(parts.query)
     first = _year(query, "from", ctx.now.year)
-    last = _year(query, "to", max(first, ctx.now.year) + 1)
+    # "This year and next", within the calendar: from the last year there is no next (past it, datetime overflows).
+    last = _year(query, "to", min(max(first, ctx.now.year) + 1, LAST_YEAR))
     if last < first or last - first >= MAX_YEARS:
         raise InvalidArgument(
             N_(
@@ -174,7 +177,7 @@ def _year(query: dict[str, list[str]], key: str, default: int) -> int:
         raise InvalidArgument(
             N_("'{key}' must be a year such as 2026, not {value}."), key=key, value=repr(values[0][:20])
         ) from None
-    if not 1 <= year <= 9998:
+    if not 1 <= year <= LAST_YEAR:
         raise InvalidArgument(N_("'{key}' must be a year between 1 and 9998, not {year}."), key=key, year=year)
     return year
 

@@ -20,7 +20,7 @@ from horologe.memory import LocalMemories
 from horologe.places import gazetteer
 from horologe.protocol.context import ContextBuilder
 from horologe.protocol.execution import Executor
-from horologe.protocol.handlers import BatchDeadline, CallerKey, Handlers
+from horologe.protocol.handlers import BatchDeadline, Handlers
 from horologe.protocol.pipeline import ContextStage, LanguageObserver, error_stage
 from horologe.protocol.state import StateReader
 from horologe.protocol.tracing import tracing_stage
@@ -71,13 +71,11 @@ def build_server(
     clock: Clock,
     *stages: ServerMiddleware[Any],
     on_language: LanguageObserver | None = None,
-    caller: CallerKey | None = None,
     batch_deadline: BatchDeadline | None = None,
 ) -> Server[Any]:
     """An SDK `Server` with horologe's handlers and pipeline; `stages` (e.g. metrics) wrap the pipeline, and
     `on_language` is told each request's answer language (the HTTP edge's observers, as the metrics stage is);
-    `caller` and `batch_deadline` are what the HTTP edge reads of a call's request (who made it, for a cancellation
-    in another exchange; when its batch's shared budget ends)."""
+    `batch_deadline` is what the HTTP edge reads of a call's request (when its batch's shared budget ends)."""
     transport = settings.server.transport
     default_zone = default_zone_from(settings)
     handlers = Handlers(
@@ -86,7 +84,6 @@ def build_server(
         selected_tools(settings.capabilities.toolsets, transport),
         settings.i18n.translate_descriptions,
         default_zone.key,
-        caller,
         batch_deadline,
     )
     caps = settings.capabilities
@@ -115,7 +112,6 @@ def build_server(
     )
     handlers.server_info = server.server_info_stamp
     server.add_request_handler("server/discover", types.RequestParams, discover_handler(server))
-    server.add_notification_handler("notifications/cancelled", types.CancelledNotificationParams, handlers.cancelled)
     state = StateReader.from_settings(settings) if settings.state.enabled else None
     builder = ContextBuilder(clock, default_zone, settings.i18n.default_language, state, local_memories(settings))
     server.middleware = pipeline([*stages, ContextStage(builder, state, on_language), error_stage])
