@@ -118,7 +118,7 @@ def calculate_duration(
 def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """A timestamp written in one of the supported standards or a validated strftime pattern."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    read = instant_of(args.timestamp, given, ctx, args.disambiguation)
+    read = instant_of(args.timestamp, given, ctx)
     zone = source_zone(read, given, ctx, offsets=False)
     checked_format(args.format, args.custom_format, options)
     return without_nulls(
@@ -218,8 +218,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "convert_timezone",
         "Convert between timezones",
-        "A time in another timezone; the source is the zone named in 'timestamp', else from_timezone. DST gaps "
-        "and repeated times are reported.",
+        "A time in another timezone; the source is the zone named in 'timestamp', else from_timezone.",
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,
@@ -227,8 +226,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "calculate_duration",
         "Duration between two times",
-        "How long from one time to another ('now' to 'Christmas'): totals, and words in 'units'; a time a DST "
-        "change skips or repeats is placed 'compatible' and reported.",
+        "How long from one time to another ('now' to 'Christmas', a birth date to 'today'): calendar parts, "
+        "elapsed totals and words.",
         schemas.CalculateDurationArgs,
         schemas.CalculateDurationResult,
         calculate_duration,
@@ -236,7 +235,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "format_time",
         "Format a timestamp",
-        "Write a time as ISO 8601, RFC 3339/2822, an HTTP date, Unix time, readable text or strftime.",
+        "Write a time in a standard format or a strftime pattern.",
         schemas.FormatTimeArgs,
         schemas.FormatTimeResult,
         format_time,
@@ -253,7 +252,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_timezones",
         "List timezones",
-        "Find IANA zone names by region, country or text, with their offsets now; paged.",
+        "Find IANA zone names by region ('Europe'), country ('AT') or text ('york'), with their offsets now; paged.",
         schemas.ListTimezonesArgs,
         schemas.ListTimezonesResult,
         list_timezones,

@@ -52,7 +52,6 @@ class FormatTimeArgs(Arguments):
     format: Format
     custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT)
     timezone: str | None = Field(default=None, max_length=256)
-    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class GetTimezoneInfoArgs(Arguments):
@@ -61,9 +60,9 @@ class GetTimezoneInfoArgs(Arguments):
 
 
 class ListTimezonesArgs(Arguments):
-    region: str | None = Field(default=None, max_length=64, description="e.g. 'Europe'.")
-    country: str | None = Field(default=None, max_length=64, description="e.g. 'AT'.")
-    query: str | None = Field(default=None, max_length=64, description="e.g. 'york'.")
+    region: str | None = Field(default=None, max_length=64)
+    country: str | None = Field(default=None, max_length=64)
+    query: str | None = Field(default=None, max_length=64)
     include_aliases: bool = False
     limit: int = Field(default=100, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=100_000)
