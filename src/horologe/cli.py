@@ -119,7 +119,7 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
-        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, format, memory, "
+        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, memory, "
         "default, all",
     )
     parser.add_argument(

@@ -6,6 +6,7 @@ timestamp, no DST report when the time was neither skipped nor repeated, no null
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from typing import Any, Final
@@ -128,9 +129,9 @@ def render(
 
 def duration_words(breakdown: dict[str, float], unit: str | None, value: float, language: Language) -> str:
     """A duration as a person says it, in the request's language (CLDR units): in the unit asked, to one decimal
-    ('30.6 days'), else its two largest calendar units, the second rounded ('1 month and 15 hours')."""
+    never rounded up ('30.6 days' for 30.66), else the breakdown given (`Breakdown.stated`)."""
     if unit is not None and unit != "seconds":
-        return human_amount(round(abs(value), 1), unit, language.tag)
+        return human_amount(math.floor(abs(value) * 10) / 10, unit, language.tag)
     return human_duration(breakdown, language.tag)
 
 

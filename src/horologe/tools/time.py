@@ -86,8 +86,9 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
 def calculate_duration(
     args: schemas.CalculateDurationArgs, ctx: RequestContext, options: ToolOptions
 ) -> dict[str, Any]:
-    """The time between two times: exact totals (the seed's seconds, minutes, hours, days) and words, in the unit
-    asked when one is (to one decimal), else in the two largest calendar units."""
+    """The time between two times: exact elapsed totals (the seed's seconds, minutes, hours; days of 24 hours), the
+    dates apart on the start's calendar, the exact calendar parts, and words a person can repeat: in the unit asked
+    when one is (to one decimal, never rounded up), else the three largest parts (an age as people state it)."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
     start = instant_of(args.start_time, given, ctx)
     end = instant_of(args.end_time, given, ctx)
@@ -95,13 +96,15 @@ def calculate_duration(
     unit = args.units or "seconds"
     # Calendar units are counted on the start's wall clock: the zone it was given in.
     duration = measure(start.instant, end.instant, unit=unit, zone=start_zone.tz)
-    said = duration.breakdown.said().as_dict()
+    stated = duration.breakdown.stated().as_dict()
     body = without_nulls(
         total_seconds=duration.total_seconds,
         minutes=duration.total("minutes"),
         hours=duration.total("hours"),
-        days=duration.total("days"),
-        human_readable=duration_words(said, args.units, duration.value, ctx.language),
+        elapsed_days=duration.total("days"),
+        calendar_days=duration.calendar_days,
+        parts=duration.breakdown.parts(),
+        human_readable=duration_words(stated, args.units, duration.value, ctx.language),
         negative=True if duration.negative else None,
     )
     return without_nulls(

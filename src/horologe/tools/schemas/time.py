@@ -97,11 +97,22 @@ class ConvertTimezoneResult(ReadsZones):
     time_difference: str
 
 
+class DurationParts(Result):
+    years: int | None = None
+    months: int | None = None
+    days: int | None = None
+    hours: int | None = None
+    minutes: int | None = None
+    seconds: float | None = None
+
+
 class DurationBody(Result):
     total_seconds: float
     minutes: float
     hours: float
-    days: float
+    elapsed_days: float
+    calendar_days: int
+    parts: DurationParts
     human_readable: str
     negative: bool | None = None
 
