@@ -214,6 +214,7 @@ async def test_list_holidays_works_for_years_1_and_9999(client: Client) -> None:
 async def test_date_info_describes_today_by_default(client: Client) -> None:
     body = await structured(client, "date_info", {})
     assert (body["date"], body["day_of_week"], body["iso_week_date"]) == ("2026-11-22", "Sunday", "2026-W47-7")
+    assert body["iso_week_monday"] == "2026-11-16"
     assert "locale_week" not in body  # no locale known: the ISO week is the week
     american = await structured(client, "date_info", {"locale": "en-US"})
     assert american["locale_week"]["week"] == 48  # en_US weeks start on Sunday

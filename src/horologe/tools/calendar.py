@@ -257,7 +257,16 @@ def date_info(args: s.DateInfoArgs, ctx: RequestContext, options: ToolOptions) -
 
 
 _ISO_DAY = re.compile(r"[+-]?\d{4,6}-(?:\d{2}-\d{2}|[Ww]\d{2}(?:-\d)?|\d{3})")
-_DATE_FACTS = ("date", "day_of_week", "iso_week_date", "day_of_year", "quarter", "days_in_month", "leap_year")
+_DATE_FACTS = (
+    "date",
+    "day_of_week",
+    "iso_week_date",
+    "iso_week_monday",
+    "day_of_year",
+    "quarter",
+    "days_in_month",
+    "leap_year",
+)
 
 
 def _calendars(found: dict[str, Any]) -> dict[str, str]:

@@ -167,6 +167,7 @@ class DateInfoResult(ReadsZones):
     date: str
     day_of_week: str
     iso_week_date: str
+    iso_week_monday: str
     day_of_year: int
     quarter: int
     days_in_month: int
