@@ -64,9 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_serve_flags(serve, argparse.SUPPRESS)
 
-    tools = commands.add_parser(
-        "tools", help="list the tools and their arguments", argument_default=argparse.SUPPRESS
-    )
+    tools = commands.add_parser("tools", help="list the tools and their arguments", argument_default=argparse.SUPPRESS)
     _add_settings_flags(tools)
 
     call = commands.add_parser(

@@ -22,6 +22,8 @@ async def test_a_phrase_is_a_timestamp_and_the_result_says_how_it_was_read(clien
         "timestamp": "2026-11-25T01:00:00+09:00",
         "timezone": "Asia/Tokyo",
         "day_of_week": "Wednesday",
+        "abbreviation": "JST",
+        "dst_active": False,
     }
     read_as = body["original"]["read_as"]
     assert read_as["understood"] == "16:00 on 2026-11-24 (the first Tuesday after today)"
@@ -60,7 +62,12 @@ async def test_an_offset_in_the_timestamp_is_the_source_not_the_users_zone(clien
     arguments = {"timestamp": "2026-11-23T15:00:00-03:00", "to_timezone": "Africa/Lagos"}
     result = await client.call_tool("convert_timezone", arguments, meta=CHICAGO)
     body: dict[str, Any] = result.structured_content or {}
-    assert body["original"] == {"timestamp": "2026-11-23T15:00:00-03:00", "timezone": "-03:00"}
+    assert body["original"] == {
+        "timestamp": "2026-11-23T15:00:00-03:00",
+        "timezone": "-03:00",
+        "day_of_week": "Monday",
+        "dst_active": False,
+    }
     assert body["converted"]["timestamp"] == "2026-11-23T19:00:00+01:00"
     assert body["time_difference"] == "+4h"
 

@@ -71,14 +71,25 @@ def iso(instant: datetime) -> str:
 
 
 def when(instant: datetime, zone: ResolvedZone) -> dict[str, Any]:
-    """An instant answered in a zone: its ISO timestamp (the offset in it), the zone and the day of the week."""
+    """An instant answered in a zone: its ISO timestamp (the offset in it), the zone, the day of the week, and the
+    zone's abbreviation and DST state then (both ends of a conversion say them: they explain an unusual gap, such as
+    Los Angeles to Berlin in March, when one side has changed its clocks and the other not yet)."""
     local = instant.astimezone(zone.tz)
-    return {"timestamp": iso(local), "timezone": zone.key, "day_of_week": DAY_NAMES[local.weekday()]}
+    facts = tzdb.offset_facts(zone.tz, local)
+    return without_nulls(
+        timestamp=iso(local),
+        timezone=zone.key,
+        day_of_week=DAY_NAMES[local.weekday()],
+        abbreviation=abbreviation(facts),
+        dst_active=facts.dst_active,
+    )
 
 
 def abbreviation(facts: tzdb.OffsetFacts) -> str | None:
-    """The zone's abbreviation, unless the database only writes the offset again ('-03' for São Paulo)."""
-    return None if facts.abbreviation[:1] in "+-" else facts.abbreviation
+    """The zone's abbreviation, unless it only writes the offset again ('-03' for São Paulo, 'UTC-03:00' for a
+    fixed offset)."""
+    name = facts.abbreviation
+    return None if name[:1] in "+-" or name[:4] in ("UTC+", "UTC-") else name
 
 
 def dst_report(resolution: LocalResolution | None) -> dict[str, object] | None:

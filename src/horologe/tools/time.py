@@ -59,27 +59,30 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
 
 
 def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """A time of any date moved from one zone to another; the zone the time was given in is the source."""
+    """A time of any date moved from one zone to one or several others; the zone the time was given in is the
+    source. One target answers in the seed's shape (`converted` and `time_difference`); a list answers a list, each
+    entry with its own difference."""
     given = zone_of(args.from_timezone, ctx) if args.from_timezone is not None else None
     read = instant_of(args.timestamp, given, ctx, args.disambiguation)
     source = source_zone(read, given, ctx, offsets=True)
-    target = zone_of(args.to_timezone, ctx)
+    names = [args.to_timezone] if isinstance(args.to_timezone, str) else args.to_timezone
+    targets = [zone_of(name, ctx) for name in names]
     checked_format(args.format, args.custom_format, options)
     instant = read.instant
-    original = without_nulls(
-        timestamp=iso(instant.astimezone(source.tz)),
-        timezone=source.key,
-        read_as=read.read_as(),
-        dst=dst_report(read.resolution),
-    )
-    formatted = None
-    if args.format != "iso8601":
-        formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)
-    difference = _offset(target.tz, instant) - _offset(source.tz, instant)
+    original = without_nulls(**when(instant, source), read_as=read.read_as(), dst=dst_report(read.resolution))
+    converted = []
+    for target in targets:
+        formatted = None
+        if args.format != "iso8601":
+            formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)
+        difference = _hours(_offset(target.tz, instant) - _offset(source.tz, instant))
+        converted.append((without_nulls(**when(instant, target), formatted=formatted), difference))
+    if isinstance(args.to_timezone, str):
+        (moment, difference), *_ = converted
+        return {"original": original, "converted": moment, "time_difference": difference}
     return {
         "original": original,
-        "converted": without_nulls(**when(instant, target), formatted=formatted),
-        "time_difference": _hours(difference),
+        "converted": [moment | {"time_difference": difference} for moment, difference in converted],
     }
 
 
@@ -221,7 +224,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "convert_timezone",
         "Convert between timezones",
-        "A time in another timezone; the source is the zone named in 'timestamp', else from_timezone.",
+        "A time in other timezones (one or a list); the source is the zone named in 'timestamp', else from_timezone.",
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,

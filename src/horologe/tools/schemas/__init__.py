@@ -103,6 +103,8 @@ class When(Result):
     timestamp: str
     timezone: str
     day_of_week: str
+    abbreviation: str | None = None
+    dst_active: bool
 
 
 class DstReport(Result):

@@ -31,9 +31,14 @@ class GetCurrentTimeArgs(Arguments):
     custom_format: str | None = Field(default=None, max_length=200)
 
 
+ZoneName = Annotated[str, Field(max_length=256)]
+MAX_TARGETS = 24
+"""Zones one conversion answers for: a team's or a world clock's, not the database's."""
+
+
 class ConvertTimezoneArgs(Arguments):
     timestamp: Timestamp  # a time with its zone ('3pm New York time') is the instructions' example (said once)
-    to_timezone: str = Field(max_length=256)
+    to_timezone: ZoneName | Annotated[list[ZoneName], Field(min_length=1, max_length=MAX_TARGETS)]
     from_timezone: str | None = Field(default=None, max_length=256)
     format: Format = Field(default="iso8601", json_schema_extra=UNSAID_DEFAULT)
     custom_format: str | None = Field(default=None, max_length=200)
@@ -80,21 +85,20 @@ class GetCurrentTimeResult(ReadsZones):
     formatted: str | int | None = None
 
 
-class OriginalMoment(Result):
-    timestamp: str
-    timezone: str
+class OriginalMoment(When):
     read_as: ReadAs | None = None
     dst: DstReport | None = None
 
 
 class ConvertedMoment(When):
     formatted: str | int | None = None
+    time_difference: str | None = None
 
 
 class ConvertTimezoneResult(ReadsZones):
     original: OriginalMoment
-    converted: ConvertedMoment
-    time_difference: str
+    converted: ConvertedMoment | list[ConvertedMoment]
+    time_difference: str | None = None
 
 
 class DurationParts(Result):
