@@ -137,3 +137,35 @@ async def test_a_target_list_is_refused_saying_what_was_wrong(client: Client, ta
     arguments = {"timestamp": "2026-11-23T15:00Z", "to_timezone": targets}
     result = await client.call_tool("convert_timezone", arguments)
     assert result.is_error and words in str(result.content[0])
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"timestamp": "2026-07-15 9am PST", "to_timezone": "UTC"},
+        {"timestamp": "2026-07-15T09:00", "from_timezone": "PST", "to_timezone": "UTC"},
+    ],
+)
+async def test_a_standard_abbreviation_read_as_daylight_time_says_so(client: Client, arguments: dict[str, str]) -> None:
+    body = await structured(client, "convert_timezone", arguments)
+    assert body["original"]["timestamp"] == "2026-07-15T09:00:00-07:00"  # Los Angeles' clock, as people mean it
+    (reading,) = body["timezone_input"]
+    assert reading["note"] == (
+        "PST was read as the clock of America/Los_Angeles, which on 2026-07-15 keeps daylight time (PDT, UTC-07:00)."
+    )
+
+
+@pytest.mark.anyio
+async def test_an_abbreviation_that_matches_the_season_needs_no_note(client: Client) -> None:
+    body = await structured(
+        client,
+        "convert_timezone",
+        {"timestamp": "2026-01-15T09:00", "from_timezone": "PST", "to_timezone": ["EDT", "UTC"]},
+    )
+    notes = {reading["input"]: reading.get("note") for reading in body["timezone_input"]}
+    assert notes == {
+        "PST": None,
+        "EDT": "EDT was read as the clock of America/New_York, which on 2026-01-15 keeps standard time "
+        "(EST, UTC-05:00).",
+    }

@@ -16,7 +16,7 @@ from horologe.core import tzdb
 from horologe.core.errors import InvalidArgument, TimeError
 from horologe.core.format import OutputFormat, format_instant, validate_custom_format
 from horologe.core.localtime import LocalResolution
-from horologe.core.messages import N_
+from horologe.core.messages import N_, msg
 from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import human_amount, human_datetime, human_duration
@@ -83,6 +83,42 @@ def when(instant: datetime, zone: ResolvedZone) -> dict[str, Any]:
         abbreviation=abbreviation(facts),
         dst_active=facts.dst_active,
     )
+
+
+def note_clock(zone: ResolvedZone, instant: datetime, ctx: RequestContext) -> None:
+    """When a typed abbreviation was read as its region's clock and that clock shows another abbreviation at
+    `instant` ('PST' in July is Los Angeles on daylight time, PDT), its `timezone_input` entry says so."""
+    if zone.kind != "abbreviation":
+        return
+    local = instant.astimezone(zone.tz)
+    facts = tzdb.offset_facts(zone.tz, local)
+    typed = zone.input.strip().upper()
+    if facts.abbreviation.upper() == typed:
+        return
+    template = (
+        N_("{typed} was read as the clock of {zone}, which on {date} keeps daylight time ({actual}, UTC{offset}).")
+        if facts.dst_active
+        else N_("{typed} was read as the clock of {zone}, which on {date} keeps standard time ({actual}, UTC{offset}).")
+    )
+    note = ctx.language.render(
+        msg(
+            template,
+            typed=typed,
+            zone=zone.key,
+            date=local.date().isoformat(),
+            actual=facts.abbreviation,
+            offset=tzdb.format_offset(facts.utc_offset),
+        )
+    )
+    reading = zone.reading() or {}
+    noted = reading | {"note": note}
+    readings = ctx.zone_readings
+    if noted in readings:
+        return
+    if reading in readings:
+        readings[readings.index(reading)] = noted
+    else:
+        readings.append(noted)
 
 
 def abbreviation(facts: tzdb.OffsetFacts) -> str | None:

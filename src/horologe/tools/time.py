@@ -18,6 +18,7 @@ from horologe.tools.present import (
     dst_report,
     duration_words,
     iso,
+    note_clock,
     render,
     transition_record,
     truncate,
@@ -72,6 +73,7 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
     original = without_nulls(**when(instant, source), read_as=read.read_as(), dst=dst_report(read.resolution))
     converted = []
     for target in targets:
+        note_clock(target, instant, ctx)
         formatted = None
         if args.format != "iso8601":
             formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)

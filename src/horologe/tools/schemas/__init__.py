@@ -87,6 +87,7 @@ class ZoneInput(Result):
     read_as: Literal["abbreviation", "city", "country", "region", "coordinates", "alias", "case_insensitive"]
     place: str | None = None
     other_zones: list[str] | None = None
+    note: str | None = None
 
 
 class ReadsZones(Result):
