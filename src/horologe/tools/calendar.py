@@ -301,6 +301,7 @@ def _holiday(hit: HolidayHit) -> dict[str, Any]:
         names=list(hit.names),
         day_of_week=DAY_NAMES[hit.day.weekday()],
         on_weekend=True if hit.on_weekend else None,
+        estimated=True if hit.estimated else None,
     )
 
 

@@ -128,6 +128,7 @@ class HolidayEntry(Result):
     names: list[str]
     day_of_week: str
     on_weekend: bool | None = None
+    estimated: bool | None = None
 
 
 class BusinessDaysResult(Result):
