@@ -38,6 +38,16 @@ def test_tools_lists_the_offered_tools(capsys: pytest.CaptureFixture[str]) -> No
     assert capsys.readouterr().out.count("\n") == len(catalog.TOOLSETS["core"])
 
 
+def test_flags_before_the_subcommand_are_honoured(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--toolsets", "all", "tools"]) == 0
+    assert capsys.readouterr().out.count("\n") == len(catalog.TOOLS)
+    assert main(["--toolsets", "all", "tools", "--toolsets", "core"]) == 0  # the subcommand's own flag wins
+    assert capsys.readouterr().out.count("\n") == len(catalog.TOOLSETS["core"])
+    assert main(["--default-timezone", "Asia/Tokyo", "call", "get_current_time"]) == 0
+    assert json.loads(capsys.readouterr().out)["timezone"] == "Asia/Tokyo"
+    assert main(["--toolsets", "memory", "call", "timer", "action=list"]) == 0
+
+
 def test_call_runs_a_tool_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         ["call", "convert_timezone", "timestamp=2026-03-29T02:30", "from_timezone=Europe/Vienna", "to_timezone=UTC"]

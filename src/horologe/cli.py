@@ -53,27 +53,33 @@ def build_parser() -> argparse.ArgumentParser:
     # `horologe` alone (or with serve's flags, as the seed's client configuration passes them) serves.
     _add_serve_flags(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+    # A subcommand's flags default to SUPPRESS: one given before the subcommand (`horologe --toolsets all tools`)
+    # is kept unless the subcommand gives it again (argparse would otherwise overwrite it with the default).
     serve = commands.add_parser(
         "serve",
         help="run the MCP server (the default when no command is given)",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=argparse.SUPPRESS,
     )
-    _add_serve_flags(serve)
+    _add_serve_flags(serve, argparse.SUPPRESS)
 
-    tools = commands.add_parser("tools", help="list the tools and their arguments")
+    tools = commands.add_parser("tools", help="list the tools and their arguments", argument_default=argparse.SUPPRESS)
     _add_settings_flags(tools)
 
-    call = commands.add_parser("call", help="call a tool once, in process, and print its JSON result")
+    call = commands.add_parser(
+        "call", help="call a tool once, in process, and print its JSON result", argument_default=argparse.SUPPRESS
+    )
     _add_settings_flags(call)
     call.add_argument("tool", help="tool name, e.g. get_current_time")
-    call.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="arguments; values are JSON or plain text")
+    call.add_argument(
+        "arguments", nargs="*", default=[], metavar="KEY=VALUE", help="arguments; values are JSON or plain text"
+    )
     client_cli.add_parser(commands)
     return parser
 
 
-def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
+def _add_serve_flags(parser: argparse.ArgumentParser, default: Any = None) -> None:
     _add_settings_flags(parser)
     parser.add_argument("--transport", choices=["stdio", "http"], help="stdio (default; for local clients) or http")
     parser.add_argument("--host", help="HTTP: address to bind (default 127.0.0.1; environment HOST)")
@@ -82,7 +88,7 @@ def _add_serve_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, help="HTTP: worker processes (default 1)")
     parser.add_argument(
-        "--stateful", action="store_true", default=None, help="HTTP: 2025-era sessions with SSE (default: stateless)"
+        "--stateful", action="store_true", default=default, help="HTTP: 2025-era sessions with SSE (default: stateless)"
     )
     parser.add_argument(
         "--allowed-host",
@@ -119,7 +125,7 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--toolsets",
         metavar="NAMES",
-        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, format, memory, "
+        help="tools to offer, comma-separated: core (always on), relative, calendar, schedule, zones, memory, "
         "default, all",
     )
     parser.add_argument(

@@ -49,7 +49,7 @@ FLAT_ENV: Mapping[str, tuple[str, str]] = {
     "HOST": ("server", "host"),  # what hosting platforms set for an HTTP server (Smithery, PaaS, containers)
     "PORT": ("server", "port"),
 }
-Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "zones", "format", "memory"]
+Toolset = Literal["default", "all", "core", "relative", "calendar", "schedule", "zones", "memory"]
 TOOLSET_NAMES: Final[tuple[str, ...]] = get_args(Toolset)
 """Which tools are offered: `core` (get_current_time, convert_timezone, calculate_duration, get_timezone_info; always
 on), `relative` (resolve_time_expression), `calendar` (add_time, business_days, list_holidays, date_info), `schedule`

@@ -15,6 +15,22 @@ def test_date_facts_of_a_leap_day() -> None:
     assert facts["day_of_week"] == "Thursday"
     assert facts["iso_week_date"] == "2024-W09-4"
     assert (facts["day_of_year"], facts["quarter"], facts["days_in_month"], facts["leap_year"]) == (60, 1, 29, True)
+    assert facts["iso_week_monday"] == "2024-02-26"
+
+
+@pytest.mark.parametrize(
+    ("day", "monday"),
+    [
+        (date(2021, 1, 1), "2020-12-28"),  # a Friday in the last ISO week of the year before
+        (date(2026, 11, 23), "2026-11-23"),  # a Monday is its own week's Monday
+        (date(2026, 11, 29), "2026-11-23"),  # a Sunday ends the ISO week
+        (date(1, 1, 1), "0001-01-01"),  # the first date there is, a Monday
+        (date(9999, 12, 31), "9999-12-27"),
+    ],
+)
+def test_the_iso_week_monday(day: date, monday: str) -> None:
+    assert date_facts(day)["iso_week_monday"] == monday
+    assert date.fromisoformat(monday).isocalendar()[:2] == day.isocalendar()[:2]
 
 
 @pytest.mark.parametrize(

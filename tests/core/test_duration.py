@@ -185,12 +185,47 @@ def test_as_dict_has_the_seed_shape_plus_every_unit_total():
         "minutes": 60,
         "hours": 1,
         "days": 0.041667,
+        "calendar_days": 0,
         "unit": "minutes",
         "value": 60,
         "negative": False,
         "breakdown": {"years": 0, "months": 0, "days": 0, "hours": 1, "minutes": 0, "seconds": 0},
         "human_readable": "1 hour",
     }
+
+
+@pytest.mark.parametrize(
+    ("parts", "stated"),
+    [
+        ((36, 8, 25, 15, 13, 2.5), (36, 8, 25, 0, 0, 0)),  # an age, however late in the day
+        ((0, 0, 1, 23, 59, 59.9), (0, 0, 1, 23, 59, 0)),  # never "2 days"
+        ((0, 1, 0, 21, 14, 3), (0, 1, 0, 21, 14, 0)),  # the three largest non-zero units
+        ((0, 0, 0, 0, 5, 59.99), (0, 0, 0, 0, 5, 59)),  # whole seconds after a larger unit
+        ((0, 0, 0, 0, 0, 42.56), (0, 0, 0, 0, 0, 42.5)),  # seconds alone: one decimal, floored
+        ((0, 0, 0, 0, 0, 0.000001), (0, 0, 0, 0, 0, 0.000001)),  # below 0.1: exact
+        ((0,) * 6, (0,) * 6),
+    ],
+)
+def test_stated_keeps_the_three_largest_parts_and_never_rounds_up(parts, stated):
+    assert Breakdown(*parts).stated() == Breakdown(*stated)
+
+
+def test_parts_leave_out_the_zeros():
+    assert Breakdown(36, 8, 25).parts() == {"years": 36, "months": 8, "days": 25}
+    assert Breakdown().parts() == {"seconds": 0}
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "dates"),
+    [
+        (utc(2026, 11, 23, 9), utc(2026, 12, 24), 31),  # 30.625 days of 24 hours
+        (utc(2026, 11, 23, 23, 59), utc(2026, 11, 24, 0, 1), 1),  # two minutes, one date apart
+        (at(NEW_YORK, 2026, 11, 22), at(NEW_YORK, 2027, 5, 31), 190),  # a DST change between: 189.96 x 24 hours
+        (utc(2026, 12, 24), utc(2026, 11, 23, 9), -31),
+    ],
+)
+def test_calendar_days_count_the_dates_apart_on_the_start_wall_clock(start, end, dates):
+    assert measure(start, end).calendar_days == dates
 
 
 def test_as_dict_totals_are_signed_when_end_is_before_start():

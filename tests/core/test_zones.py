@@ -246,10 +246,10 @@ def test_city_names_resolve_with_case_spaces_and_accents_folded(text: str, key: 
     assert (resolved.key, resolved.kind, resolved.canonical) == (key, "city", canonical)
 
 
-def test_a_city_naming_several_zones_is_ambiguous() -> None:
-    with pytest.raises(AmbiguousTimezone) as caught:
-        resolve_zone("Eastern")
-    assert set(caught.value.suggestions) == {"US/Eastern", "Canada/Eastern"}
+def test_a_clock_name_shared_by_legacy_links_is_the_us_clock_not_an_ambiguity() -> None:
+    # US/Eastern and Canada/Eastern end in the same word; a person saying "Eastern" means their country's clock.
+    assert resolve_zone("Eastern").key == "America/New_York"
+    assert resolve_zone("Eastern", country_hint="CA").key == "America/Toronto"
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ SERVE = [sys.executable, "-m", "horologe"]
 
 
 def stdio(state_home: Path) -> StdioServerParameters:
-    env = {**os.environ, "XDG_STATE_HOME": str(state_home), "TZ": "UTC"}
+    env = {**os.environ, "XDG_STATE_HOME": str(state_home), "TZ": "UTC", "HOROLOGE_TOOLSETS": "default,memory"}
     return StdioServerParameters(command=SERVE[0], args=SERVE[1:], env=env)
 
 

@@ -15,7 +15,7 @@ from horologe.client.connect import ClientOptions, connect
 from horologe.client.context import ContextSettings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
-SERVER = f"{sys.executable} -m horologe serve"
+SERVER = f"{sys.executable} -m horologe serve --toolsets default,memory"
 KEYS = {"HOROLOGE_STATE__KEYS": json.dumps({"k1": "stdio-test-secret-0123456789-abcdefghijkl"})}
 
 
@@ -43,7 +43,9 @@ async def test_server_state_survives_client_restarts_session_state_does_not(tmp_
 async def test_another_server_never_sees_the_first_ones_state(tmp_path: Path) -> None:
     async with connect(options(tmp_path, KEYS)) as (client, _):
         await client.call_tool("preferences", {"action": "set", "timezone": "Europe/Vienna"})
-    other = f"{sys.executable} -m horologe.__main__ serve"  # another command path: another scope
+    other = (
+        f"{sys.executable} -m horologe.__main__ serve --toolsets default,memory"  # another command path: another scope
+    )
     async with connect(options(tmp_path, KEYS, other)) as (client, envelope):
         prefs = await client.call_tool("preferences", {"action": "get"})
         assert prefs.structured_content is not None and prefs.structured_content["preferences"] == {}

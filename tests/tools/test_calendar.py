@@ -214,6 +214,7 @@ async def test_list_holidays_works_for_years_1_and_9999(client: Client) -> None:
 async def test_date_info_describes_today_by_default(client: Client) -> None:
     body = await structured(client, "date_info", {})
     assert (body["date"], body["day_of_week"], body["iso_week_date"]) == ("2026-11-22", "Sunday", "2026-W47-7")
+    assert body["iso_week_monday"] == "2026-11-16"
     assert "locale_week" not in body  # no locale known: the ISO week is the week
     american = await structured(client, "date_info", {"locale": "en-US"})
     assert american["locale_week"]["week"] == 48  # en_US weeks start on Sunday
@@ -603,3 +604,25 @@ async def test_an_unknown_subdivision_suggests_the_nearest_first(client: Client)
     error = await error_of(client, "business_days", {"country": "DE", "subdivision": "Bavria", "count": 1})
     assert error["suggestions"][0] == "BY"
     assert "Did you mean BY (Bayern)" in error["message"]
+
+
+async def test_holidays_the_data_estimate_say_so(client: Client) -> None:
+    body = await structured(client, "list_holidays", {"country": "SA", "year": 2027})
+    by_date = {entry["date"]: entry for entry in body["holidays"]}
+    assert by_date["2027-03-09"]["names"] == ["Eid al-Fitr Holiday (estimated)"] and by_date["2027-03-09"]["estimated"]
+    assert "estimated" not in by_date["2027-02-22"]  # Founding Day: a fixed date
+    arabic = await structured(client, "list_holidays", {"country": "SA", "year": 2027, "language": "ar"})
+    assert next(entry for entry in arabic["holidays"] if entry["date"] == "2027-03-09")["estimated"] is True
+    resolved = await structured(client, "resolve_time_expression", {"expression": "Eid al-Fitr 2027 in Saudi Arabia"})
+    assert resolved["interpretation"] == "2027-03-09 (Eid al-Fitr Holiday (estimated): SA)"
+    # The Chinese calendar's dates are exact: Hong Kong's Lunar New Year is not called an estimate.
+    hong_kong = await structured(client, "list_holidays", {"country": "HK", "year": 2027})
+    assert not any(entry.get("estimated") for entry in hong_kong["holidays"])
+
+
+async def test_a_holiday_many_countries_keep_names_them_from_the_data(client: Client) -> None:
+    body = await structured(client, "resolve_time_expression", {"expression": "Orthodox Easter 2027"})
+    # The four that write "Orthodox", and those whose data call that day "Easter" or "Easter Sunday".
+    assert body["interpretation"] == (
+        "2027-05-02 (Orthodox Easter Sunday: AL, BG, BY, CY, ER, ET, GE, MD, PS, RO, RS, UA, ... (13 countries in all))"
+    )

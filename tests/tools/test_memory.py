@@ -142,7 +142,7 @@ async def test_a_stored_week_start_is_applied_by_the_tools(client: Client) -> No
     assert week["week_start"] == "Sunday" and week["day_of_week"] == "Sunday"  # not de-AT's Monday
 
 
-async def test_a_stored_format_is_applied_where_the_format_toolset_is_offered(client: Client) -> None:
+async def test_a_stored_format_is_applied_by_get_current_time(client: Client) -> None:
     await structured(client, "preferences", preferences("set", format="human"))
     now = await structured(client, "get_current_time", {"timezone": "UTC"})
     assert " at " in str(now["formatted"]) and now["formatted"] != now["timestamp"]
@@ -375,13 +375,13 @@ async def test_over_http_nothing_persists_without_client_state_and_the_tools_say
         assert (timer["stored"], timer["kept"]) == (False, "nowhere")
 
 
-def test_over_http_the_memory_tools_are_offered_only_when_asked_for() -> None:
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_the_memory_tools_are_offered_only_when_asked_for(transport: str) -> None:
     from horologe.tools.registry import selected_tools
 
-    names = {tool.name for tool in selected_tools(["default"], "http")}
+    names = {tool.name for tool in selected_tools(["default"], transport)}
     assert {"preferences", "timer"}.isdisjoint(names) and "get_current_time" in names
-    assert {"preferences", "timer"} <= {tool.name for tool in selected_tools(["default"], "stdio")}
-    assert {"preferences", "timer"} <= {tool.name for tool in selected_tools(["default", "memory"], "http")}
+    assert {"preferences", "timer"} <= {tool.name for tool in selected_tools(["default", "memory"], transport)}
 
 
 def bad_state(codec: StateCodec) -> RequestParamsMeta:

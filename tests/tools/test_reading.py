@@ -24,6 +24,8 @@ async def test_a_phrase_is_a_timestamp_and_the_result_says_how_it_was_read(clien
         "timestamp": "2026-11-25T01:00:00+09:00",
         "timezone": "Asia/Tokyo",
         "day_of_week": "Wednesday",
+        "abbreviation": "JST",
+        "dst_active": False,
     }
     read_as = body["original"]["read_as"]
     assert read_as["understood"] == "16:00 on 2026-11-24 (the first Tuesday after today)"
@@ -62,7 +64,12 @@ async def test_an_offset_in_the_timestamp_is_the_source_not_the_users_zone(clien
     arguments = {"timestamp": "2026-11-23T15:00:00-03:00", "to_timezone": "Africa/Lagos"}
     result = await client.call_tool("convert_timezone", arguments, meta=CHICAGO)
     body: dict[str, Any] = result.structured_content or {}
-    assert body["original"] == {"timestamp": "2026-11-23T15:00:00-03:00", "timezone": "-03:00"}
+    assert body["original"] == {
+        "timestamp": "2026-11-23T15:00:00-03:00",
+        "timezone": "-03:00",
+        "day_of_week": "Monday",
+        "dst_active": False,
+    }
     assert body["converted"]["timestamp"] == "2026-11-23T19:00:00+01:00"
     assert body["time_difference"] == "+4h"
 
@@ -83,15 +90,36 @@ async def test_a_duration_between_words_in_the_unit_asked(client: Client) -> Non
     body = await structured(client, "calculate_duration", arguments)
     assert body["end"] == "2026-12-25T00:00:00+01:00"
     assert body["duration"]["human_readable"] == "32.8 days"
-    assert body["duration"]["days"] == pytest.approx(32.825, abs=1e-3)
+    assert body["duration"]["elapsed_days"] == pytest.approx(32.825, abs=1e-3)
+    assert body["duration"]["calendar_days"] == 33
     assert "Christmas" in body["end_read_as"]["understood"]
     assert "start_read_as" not in body  # 'now' needs no saying
 
 
-async def test_a_duration_without_units_is_said_in_its_two_largest_units(client: Client) -> None:
-    arguments = {"start_time": "2026-01-01T00:00:00Z", "end_time": "2026-02-05T03:02:40.5Z"}
+async def test_a_duration_without_units_is_said_in_its_three_largest_parts_never_rounded_up(client: Client) -> None:
+    arguments = {"start_time": "2026-01-01T00:00:00Z", "end_time": "2026-02-05T23:59:40.5Z"}
     body = await structured(client, "calculate_duration", arguments)
-    assert body["duration"]["human_readable"] == "1 month and 4 days"
+    assert body["duration"]["human_readable"] == "1 month, 4 days, and 23 hours"
+    assert body["duration"]["parts"] == {"months": 1, "days": 4, "hours": 23, "minutes": 59, "seconds": 40.5}
+
+
+async def test_an_age_is_stated_as_people_state_it(client: Client) -> None:
+    arguments = {"start_time": "1990-03-03", "end_time": "2026-11-28", "timezone": "Europe/Vienna"}
+    duration = (await structured(client, "calculate_duration", arguments))["duration"]
+    assert duration["human_readable"] == "36 years, 8 months, and 25 days"  # not "36 years and 9 months"
+    assert duration["parts"] == {"years": 36, "months": 8, "days": 25}
+    assert duration["calendar_days"] == duration["elapsed_days"] == 13419
+
+
+async def test_calendar_days_count_dates_where_elapsed_days_count_24_hours(client: Client) -> None:
+    # A DST change lies between (New York, 2027-03-14): 190 dates apart, 189.958333 days of 24 hours.
+    arguments = {"start_time": "2026-11-22T00:00", "end_time": "2027-05-31", "timezone": "America/New_York"}
+    duration = (await structured(client, "calculate_duration", arguments))["duration"]
+    assert (duration["calendar_days"], duration["elapsed_days"]) == (190, 189.958333)
+    assert duration["human_readable"] == "6 months and 9 days"  # calendar days, 23 or 25 hours across DST
+    backwards = {**arguments, "start_time": arguments["end_time"], "end_time": arguments["start_time"]}
+    duration = (await structured(client, "calculate_duration", backwards))["duration"]
+    assert (duration["calendar_days"], duration["elapsed_days"], duration["negative"]) == (-190, -189.958333, True)
 
 
 async def test_add_time_answers_the_weekday_of_the_result(client: Client) -> None:

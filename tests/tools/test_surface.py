@@ -36,17 +36,22 @@ def test_a_surface_mentions_only_the_tools_it_offers(toolsets: list[str], transp
 
 def test_the_default_surfaces_are_the_everyday_toolsets() -> None:
     assert DEFAULT_TOOLSETS == {
-        "stdio": ("core", "relative", "calendar", "memory"),
+        "stdio": ("core", "relative", "calendar"),
         "http": ("core", "relative", "calendar"),
     }
+    # The specification's six tools (seed 002), always offered.
     assert [spec.name for spec in TOOLSETS["core"]] == [
         "get_current_time",
         "convert_timezone",
         "calculate_duration",
+        "format_time",
         "get_timezone_info",
+        "list_timezones",
     ]
-    everyday = {spec.name for spec in selected_tools(["default"], "http")}
-    assert everyday == set(TOOL_USES)  # the prompt knows a use for each
+    for transport in ("stdio", "http"):
+        everyday = {spec.name for spec in selected_tools(["default"], transport)}
+        assert everyday == set(TOOL_USES)  # the prompt knows a use for each
+        assert {spec.name for spec in selected_tools(["core"], transport)} == {spec.name for spec in TOOLSETS["core"]}
 
 
 def test_preferences_take_what_the_offered_tools_use() -> None:
@@ -56,11 +61,9 @@ def test_preferences_take_what_the_offered_tools_use() -> None:
     def taken(toolsets: list[str]) -> set[str]:
         return set(tool_schemas(preferences(toolsets))[0]["properties"])
 
-    assert {"working_hours", "format"}.isdisjoint(taken(["default"]))
-    assert "meeting" not in preferences(["default"]).description
-    assert "working_hours" in taken(["default", "schedule"]) and "format" not in taken(["default", "schedule"])
-    assert "format" in taken(["default", "format"]) and "working_hours" not in taken(["default", "format"])
-    assert {"working_hours", "format"} <= taken(["all"])
+    assert "format" in taken(["memory"]) and "working_hours" not in taken(["memory"])
+    assert "meeting" not in preferences(["memory"]).description
+    assert {"working_hours", "format"} <= taken(["memory", "schedule"]) == taken(["all"])
     assert "find_meeting_time" in preferences(["all"]).description
 
 
@@ -116,9 +119,7 @@ def unportable(node: object, path: str, keyword: str | None = None) -> list[str]
 
 def every_published_tool() -> list[ToolSpec]:
     """Every tool as some surface lists it (`preferences` takes different arguments with different toolsets)."""
-    variants = [
-        preferences.offered(hours=hours, formats=formats) for hours in (False, True) for formats in (False, True)
-    ]
+    variants = [preferences.offered(hours=hours) for hours in (False, True)]
     return [*TOOLS_BY_NAME.values(), *variants]
 
 

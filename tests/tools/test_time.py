@@ -93,3 +93,79 @@ async def test_standard_and_dst_offsets_are_the_rules_own(
 async def test_rfc_850_years_follow_rfc_9110_from_the_request_clock(client: Client, text: str, utc: str) -> None:
     body = await structured(client, "format_time", {"timestamp": text, "format": "iso8601", "timezone": "UTC"})
     assert body["timestamp"] == utc
+
+
+# --- conversions: both ends labelled, several targets in one call ---------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_both_ends_of_a_conversion_say_their_weekday_and_dst(client: Client) -> None:
+    # Los Angeles has sprung forward on 2026-03-08, Berlin not until 2026-03-29: the gap is 8 hours, not 9.
+    arguments = {"timestamp": "2026-03-20T10:00", "from_timezone": "Los Angeles", "to_timezone": "Berlin"}
+    body = await structured(client, "convert_timezone", arguments)
+    original, converted = body["original"], body["converted"]
+    assert (original["day_of_week"], original["abbreviation"], original["dst_active"]) == ("Friday", "PDT", True)
+    assert (converted["day_of_week"], converted["abbreviation"], converted["dst_active"]) == ("Friday", "CET", False)
+    assert body["time_difference"] == "+8h"
+
+
+@pytest.mark.anyio
+async def test_several_target_zones_in_one_conversion(client: Client) -> None:
+    arguments = {
+        "timestamp": "2026-11-23T15:00",
+        "from_timezone": "America/New_York",
+        "to_timezone": ["Europe/London", "Tokyo", "Asia/Kolkata"],
+        "format": "human",
+    }
+    body = await structured(client, "convert_timezone", arguments)
+    assert "time_difference" not in body  # each entry has its own
+    entries = [(c["timezone"], c["timestamp"], c["day_of_week"], c["time_difference"]) for c in body["converted"]]
+    assert entries == [
+        ("Europe/London", "2026-11-23T20:00:00+00:00", "Monday", "+5h"),
+        ("Asia/Tokyo", "2026-11-24T05:00:00+09:00", "Tuesday", "+14h"),
+        ("Asia/Kolkata", "2026-11-24T01:30:00+05:30", "Tuesday", "+10.5h"),
+    ]
+    assert all("formatted" in entry for entry in body["converted"])
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("targets", "words"),
+    [([], "at least 1"), (["UTC"] * 25, "at most 24"), (["Europe/Vienna", "Mars/Olympus_Mons"], "Mars/Olympus_Mons")],
+)
+async def test_a_target_list_is_refused_saying_what_was_wrong(client: Client, targets: list[str], words: str) -> None:
+    arguments = {"timestamp": "2026-11-23T15:00Z", "to_timezone": targets}
+    result = await client.call_tool("convert_timezone", arguments)
+    assert result.is_error and words in str(result.content[0])
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"timestamp": "2026-07-15 9am PST", "to_timezone": "UTC"},
+        {"timestamp": "2026-07-15T09:00", "from_timezone": "PST", "to_timezone": "UTC"},
+    ],
+)
+async def test_a_standard_abbreviation_read_as_daylight_time_says_so(client: Client, arguments: dict[str, str]) -> None:
+    body = await structured(client, "convert_timezone", arguments)
+    assert body["original"]["timestamp"] == "2026-07-15T09:00:00-07:00"  # Los Angeles' clock, as people mean it
+    (reading,) = body["timezone_input"]
+    assert reading["note"] == (
+        "PST was read as the clock of America/Los_Angeles, which on 2026-07-15 keeps daylight time (PDT, UTC-07:00)."
+    )
+
+
+@pytest.mark.anyio
+async def test_an_abbreviation_that_matches_the_season_needs_no_note(client: Client) -> None:
+    body = await structured(
+        client,
+        "convert_timezone",
+        {"timestamp": "2026-01-15T09:00", "from_timezone": "PST", "to_timezone": ["EDT", "UTC"]},
+    )
+    notes = {reading["input"]: reading.get("note") for reading in body["timezone_input"]}
+    assert notes == {
+        "PST": None,
+        "EDT": "EDT was read as the clock of America/New_York, which on 2026-01-15 keeps standard time "
+        "(EST, UTC-05:00).",
+    }

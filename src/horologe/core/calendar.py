@@ -63,6 +63,24 @@ class HolidayCalendar:
             found.append(self.extra[day])
         return found
 
+    def estimated(self, name: str) -> bool:
+        """Whether the data mark this holiday's date as estimated (a lunar calendar's date beyond its tables): its
+        name is written with the package's estimated label, in the calendar's language ('... (estimated)')."""
+        for attribute in ("estimated_label", "observed_estimated_label"):
+            label = getattr(self.source, attribute, None)  # only countries with estimated dates have the labels
+            if not isinstance(label, str) or "%s" not in label:
+                continue
+            before, after = self.source.tr(label).split("%s", 1)
+            if name.startswith(before) and name.endswith(after) and len(name) > len(before) + len(after):
+                return True
+        return False
+
+    def hit(self, day: date) -> HolidayHit:
+        """The holidays on `day`, as a count or listing meets them."""
+        names = tuple(self.names(day))
+        estimated = any(self.estimated(name) for name in names)
+        return HolidayHit(day, names, day.weekday() in self.weekend, estimated)
+
     def is_business_day(self, day: date) -> bool:
         """Neither a weekend day nor a holiday."""
         return day.weekday() not in self.weekend and day not in self.extra and day not in self.source
@@ -75,6 +93,7 @@ class HolidayHit:
     day: date
     names: tuple[str, ...]
     on_weekend: bool
+    estimated: bool = False
 
 
 def supported_countries() -> Mapping[str, tuple[str, ...]]:
@@ -114,8 +133,18 @@ def holiday_calendar(
     subdiv = _checked_subdivision(code, subdivision, base, names(code) if names else ()) if subdivision else None
     chosen = _language(language, tuple(base.supported_languages), base.default_language)
     source = holidays.country_holidays(code, subdiv=subdiv, language=chosen)
+    show_estimated(source)
     days = frozenset(weekend) if weekend is not None else frozenset(getattr(base, "weekend", {5, 6}))
     return HolidayCalendar(code, subdiv, chosen, days, dict(extra or {}), source)
+
+
+def show_estimated(source: HolidayBase) -> None:
+    """Label the Islamic holidays the data estimate (a date the sighting of the moon can move, past a country's
+    published tables): some countries' classes turn the label off (Saudi Arabia's), and a date a person may plan
+    around must say it can move. The Chinese calendar's dates, which the package flags in every year but computes
+    exactly, keep each country's choice. Set before any year is loaded (the package expands years on first lookup)."""
+    if hasattr(source, "_islamic_calendar_show_estimated"):
+        source._islamic_calendar_show_estimated = True
 
 
 def holidays_in_year(calendar: HolidayCalendar, year: int) -> list[HolidayHit]:
@@ -124,7 +153,7 @@ def holidays_in_year(calendar: HolidayCalendar, year: int) -> list[HolidayHit]:
         raise InvalidArgument(N_("Year {year} is outside 1..9999. Pass a year such as 2026."), year=year)
     _ = date(year, 1, 1) in calendar.source  # loads the year (the package expands years on first lookup)
     days = sorted({d for d in calendar.source if d.year == year} | {d for d in calendar.extra if d.year == year})
-    return [HolidayHit(d, tuple(calendar.names(d)), d.weekday() in calendar.weekend) for d in days]
+    return [calendar.hit(d) for d in days]
 
 
 def count_business_days(
@@ -143,8 +172,8 @@ def count_business_days(
         budget.spend()
         if calendar.is_business_day(day):
             count += 1
-        elif names := calendar.names(day):
-            hits.append(HolidayHit(day, tuple(names), day.weekday() in calendar.weekend))
+        elif calendar.names(day):
+            hits.append(calendar.hit(day))
     return count if forward else -count, hits
 
 
@@ -169,8 +198,8 @@ def add_business_days(
         day = _step(day, step, start)
         if calendar.is_business_day(day):
             remaining -= 1
-        elif names := calendar.names(day):
-            hits.append(HolidayHit(day, tuple(names), day.weekday() in calendar.weekend))
+        elif calendar.names(day):
+            hits.append(calendar.hit(day))
     return day, hits
 
 

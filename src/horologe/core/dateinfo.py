@@ -82,7 +82,7 @@ def _first_week_start(year: int, rules: WeekRules) -> date:
 
 
 def date_facts(day: date) -> dict[str, Any]:
-    """Weekday, ISO week, ordinal day, quarter, month length and leap year of a date."""
+    """Weekday, ISO week (and the date of its Monday), ordinal day, quarter, month length and leap year of a date."""
     iso_year, iso_week, iso_day = day.isocalendar()
     leap = stdlib_calendar.isleap(day.year)
     return {
@@ -92,6 +92,7 @@ def date_facts(day: date) -> dict[str, Any]:
         "iso_week": iso_week,
         "iso_week_year": iso_year,
         "iso_week_date": f"{iso_year:04d}-W{iso_week:02d}-{iso_day}",
+        "iso_week_monday": (day - timedelta(days=iso_day - 1)).isoformat(),  # 0001-01-01 is a Monday: no overflow
         "day_of_year": day.timetuple().tm_yday,
         "days_in_year": 366 if leap else 365,
         "quarter": (day.month - 1) // 3 + 1,

@@ -11,13 +11,17 @@ Semantics:
   placed in the zone with the 'compatible' policy, is not after the later instant.
 - So the breakdown adds back up: ``add_breakdown(earlier, breakdown, zone) == later`` (compare in UTC:
   PEP 495 makes a datetime inside a fold unequal to every datetime in another zone).
-- ``human_readable`` carries no sign; ``negative`` says which way the interval runs. ``Breakdown.said`` is the
-  breakdown as a person says it: its two largest units, the second rounded by what is left (1 day, 23 hours and
-  59 minutes is "2 days"; 1 month, 4 days and 3 hours is "1 month and 4 days").
+- ``calendar_days`` counts the dates from the start's to the end's on that wall clock (signed): how many days
+  "until Christmas" is to a person, which differs from the elapsed 24-hour days when the times of day differ or a
+  DST change lies between.
+- ``human_readable`` carries no sign; ``negative`` says which way the interval runs. ``Breakdown.stated`` is the
+  breakdown as a person states it: its three largest units, never rounded up (an age: 36 years, 8 months and 25 days,
+  however many hours are left; 1 day, 23 hours and 59 minutes stays that, never "2 days").
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Final, Literal, get_args
@@ -30,10 +34,6 @@ DurationUnit = Literal["seconds", "minutes", "hours", "days"]
 DURATION_UNITS: tuple[DurationUnit, ...] = get_args(DurationUnit)
 
 _UNIT_SECONDS: Final = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
-_PART_SECONDS: Final = (365.2425 * 86400, 30.436875 * 86400, 86400, 3600, 60, 1)
-"""Average lengths of the breakdown's units, to weigh what rounding drops (a month is 1/12 of a Gregorian year)."""
-_PART_LIMITS: Final = (None, 12, None, 24, 60, 60)
-"""When a rounded part reaches this, it carries into the unit above (days do not: months differ in length)."""
 _ONE_MICROSECOND: Final = timedelta(microseconds=1)
 
 
@@ -59,27 +59,24 @@ class Breakdown:
             "seconds": self.seconds,
         }
 
-    def said(self, parts: int = 2) -> Breakdown:
-        """The breakdown as a person says it: the `parts` largest units, the last rounded by what is left."""
+    def stated(self, parts: int = 3) -> Breakdown:
+        """The breakdown as a person states it: its `parts` largest non-zero units, the rest dropped, never rounded
+        up. Seconds after a larger unit are whole; seconds alone keep one decimal (or their exact value below 0.1)."""
         values: list[float] = [self.years, self.months, self.days, self.hours, self.minutes, self.seconds]
-        first = next((index for index, value in enumerate(values) if value), None)
-        if first is None:
-            return self
-        last = min(first + parts - 1, len(values) - 1)
-        dropped = sum(value * size for value, size in zip(values[last + 1 :], _PART_SECONDS[last + 1 :], strict=True))
-        kept = values[: last + 1] + [0] * (len(values) - last - 1)
-        if last == len(values) - 1:
-            kept[last] = round(kept[last], 1 if first == last else 0)
-        elif dropped / _PART_SECONDS[last] >= 0.5:
-            kept[last] += 1
-        for index in range(last, 0, -1):
-            limit = _PART_LIMITS[index]
-            if limit is not None and kept[index] >= limit:
-                kept[index] -= limit
-                kept[index - 1] += 1
-        years, months, days, hours, minutes, seconds = kept
+        kept = [index for index, value in enumerate(values) if value][:parts]
+        stated = [value if index in kept else 0 for index, value in enumerate(values)]
+        seconds = stated[-1]
+        if seconds and kept != [5]:
+            seconds = math.floor(seconds)
+        elif seconds >= 0.1:
+            seconds = math.floor(seconds * 10) / 10
+        years, months, days, hours, minutes = (int(value) for value in stated[:5])
         whole = int(seconds) if float(seconds).is_integer() else seconds
-        return Breakdown(int(years), int(months), int(days), int(hours), int(minutes), whole)
+        return Breakdown(years, months, days, hours, minutes, whole)
+
+    def parts(self) -> dict[str, float]:
+        """The non-zero units (`{"seconds": 0}` for none): what the breakdown says, without its zeros."""
+        return {name: value for name, value in self.as_dict().items() if value} or {"seconds": 0}
 
     @property
     def human_readable(self) -> str:
@@ -107,6 +104,7 @@ class Duration:
     value: float
     negative: bool
     breakdown: Breakdown
+    calendar_days: int
 
     @property
     def human_readable(self) -> str:
@@ -122,6 +120,7 @@ class Duration:
         return {
             "total_seconds": self.total_seconds,
             **{unit: self.total(unit) for unit in DURATION_UNITS},
+            "calendar_days": self.calendar_days,
             "unit": self.unit,
             "value": self.value,
             "negative": self.negative,
@@ -141,7 +140,8 @@ def measure(start: datetime, end: datetime, *, unit: DurationUnit = "seconds", z
     earlier, later = (start, end) if elapsed >= timedelta(0) else (end, start)
     breakdown = calendar_breakdown(earlier.astimezone(place), later.astimezone(place), place)
     value = _number(total / _UNIT_SECONDS[unit])
-    return Duration(total, unit, value, elapsed < timedelta(0), breakdown)
+    dates = (_wall(end, place).date() - _wall(start, place).date()).days
+    return Duration(total, unit, value, elapsed < timedelta(0), breakdown, dates)
 
 
 def calendar_breakdown(earlier: datetime, later: datetime, zone: tzinfo) -> Breakdown:

@@ -37,7 +37,7 @@ from functools import cache, lru_cache
 from typing import Final, Literal
 
 from horologe.core.budget import UNLIMITED, Budget
-from horologe.core.calendar import language_tag, shared_country_name
+from horologe.core.calendar import language_tag, shared_country_name, show_estimated
 from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.messages import Written
 from horologe.core.zones import country_names
@@ -171,10 +171,35 @@ def _everywhere(
     )
     if not readings:
         return None
+    readings[0] = _with_namesakes(readings[0], key, years, language, budget, index)
     total = sum(len(reading.countries) for reading in readings)
     first, second = readings[0], readings[1] if len(readings) > 1 else None
     clear = second is None or (len(first.countries) >= 2 * len(second.countries) and 2 * len(first.countries) >= total)
     return HolidayAnswer(first if clear else None, second, tuple(readings), country)
+
+
+def _with_namesakes(
+    reading: HolidayReading,
+    key: frozenset[str],
+    years: tuple[int, ...],
+    language: str,
+    budget: Budget,
+    index: NameIndex,
+) -> HolidayReading:
+    """The reading with every country whose data give that day a holiday named with no word beyond the ones its
+    matches use: Orthodox Easter on 2027-05-02 is also Bulgaria's and Romania's "Easter" and Cyprus' and Georgia's
+    "Easter Sunday", not only the four countries that write "Orthodox"."""
+    words = key | name_key(_plain(reading.name))
+    found = set(reading.countries)
+    candidates = sorted(
+        {code for entry_key, codes in index.items() if entry_key and entry_key <= words for code in codes} - found
+    )
+    for code in candidates:
+        budget.spend()
+        entries = (entry for year in years if year == reading.day.year for entry in _entries(code, year, language))
+        if any(day == reading.day and entry_key <= words for day, _, entry_key in entries):
+            found.add(code)
+    return HolidayReading(reading.day, reading.name, tuple(sorted(found)))
 
 
 def close_names(
@@ -326,11 +351,16 @@ def _country_year(country: str, year: int, language: str) -> tuple[tuple[str, da
     languages = dict.fromkeys([*asked, base.default_language, *(["en_US"] if "en_US" in supported else [])])
     found = []
     for chosen in languages:
-        data = holidays.country_holidays(
-            country, years=year, language=chosen, categories=tuple(base.supported_categories)
-        )
+        data = holidays.country_holidays(country, language=chosen, categories=tuple(base.supported_categories))
+        show_estimated(data)  # an estimated date says so in its name ('Eid al-Fitr Holiday (estimated)')
+        _ = date(year, 1, 1) in data  # loads the year
         tag = language_tag(chosen) if chosen else "en"  # the package's names without a language code are English
-        found += [(country, day, Written(name, tag)) for day, names in data.items() for name in _names_of(names)]
+        found += [
+            (country, day, Written(name, tag))
+            for day, names in data.items()
+            if day.year == year
+            for name in _names_of(names)
+        ]
     return tuple((code, day, name, key) for code, day, name in dict.fromkeys(found) if (key := name_key(_plain(name))))
 
 

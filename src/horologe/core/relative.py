@@ -114,7 +114,8 @@ class Resolution:
     occurrences: tuple[datetime, ...] = ()
     """A recurrence's next occurrences (the first is `start`); whole days when `granularity` is 'day'."""
     rule: str | None = None
-    """A recurrence as an RFC 5545 rule on the zone's wall clock (DTSTART and RRULE lines)."""
+    """A recurrence as an RFC 5545 rule on the zone's wall clock (DTSTART and RRULE lines): its DTSTART is the first
+    occurrence listed, with the zone (`dtstart_line`), so a calendar expands it to the occurrences listed."""
 
     def contains(self, instant: datetime) -> bool:
         """Whether a period contains the instant (start <= instant < end, compared in UTC)."""
@@ -598,7 +599,7 @@ class _Resolver:
             text,
             alternative=alternative,
             occurrences=tuple(found),
-            rule=rule,
+            rule=f"{dtstart_line(found[0], self.zone)}\n{rule.split(chr(10), 1)[1]}",
         )
 
     def _described(self, spec: Every) -> Message:
@@ -640,7 +641,27 @@ class _Resolver:
         hour, minute, second = (spec.hour, spec.minute, spec.second) if spec.hour is not None else (0, 0, 0)
         if spec.frequency not in ("HOURLY", "MINUTELY"):
             parts.append(f"BYHOUR={hour};BYMINUTE={minute};BYSECOND={second}")
-        return f"DTSTART:{start:%Y%m%d}T{hour:02d}{minute:02d}{second:02d}\nRRULE:{';'.join(parts)}"
+        return f"DTSTART:{_stamp(datetime.combine(start, time(hour, minute, second)))}\nRRULE:{';'.join(parts)}"
+
+
+def dtstart_line(first: datetime, zone: tzinfo) -> str:
+    """The DTSTART line of a rule whose first occurrence is `first`, on `zone`'s wall clock: TZID with the IANA name,
+    'Z' for UTC, an Etc/GMT zone for a whole-hour fixed offset. A fixed offset of a fraction of an hour, which no
+    IANA name keeps, is written in UTC (exact while no occurrence's date differs between the two clocks)."""
+    local = first.astimezone(zone)
+    key = getattr(zone, "key", None)
+    offset = local.utcoffset() or timedelta(0)
+    if isinstance(key, str) and key not in ("UTC", "Etc/UTC"):
+        return f"DTSTART;TZID={key}:{_stamp(local)}"
+    if key is None and offset and offset % timedelta(hours=1) == timedelta(0):
+        hours = offset // timedelta(hours=1)
+        return f"DTSTART;TZID=Etc/GMT{-hours:+d}:{_stamp(local)}"  # POSIX signs: Etc/GMT-5 is UTC+5
+    return f"DTSTART:{_stamp(first.astimezone(UTC))}Z"
+
+
+def _stamp(wall: datetime) -> str:
+    """An RFC 5545 DATE-TIME without its zone (years below 1000 zero-padded, which strftime's %Y is not)."""
+    return f"{wall.year:04d}{wall.month:02d}{wall.day:02d}T{wall.hour:02d}{wall.minute:02d}{wall.second:02d}"
 
 
 def _month_day(ref: DayRef, year: int, month: int) -> date | None:

@@ -81,7 +81,7 @@ _EVERY_ONE: Final = {
     "HOURLY": msg(N_("every hour")),
     "MINUTELY": msg(N_("every minute")),
 }
-MAX_COUNTRIES_SHOWN: Final = 8
+MAX_COUNTRIES_SHOWN: Final = 12
 
 
 def plain(text: str) -> Message:
@@ -212,8 +212,12 @@ def latest_before_today() -> Message:
 def holiday(reading: HolidayReading, country: str | None = None) -> Message:
     """A holiday reading: its name as the data write it and where ("Thanksgiving Day: US, PR")."""
     countries = reading.countries
-    where = ", ".join(countries[:MAX_COUNTRIES_SHOWN]) + (", ..." if len(countries) > MAX_COUNTRIES_SHOWN else "")
-    place = where or country
+    if len(countries) > MAX_COUNTRIES_SHOWN:
+        shown = ", ".join(countries[:MAX_COUNTRIES_SHOWN])
+        return msg(
+            N_("{name}: {shown}, ... ({count} countries in all)"), name=reading.name, shown=shown, count=len(countries)
+        )
+    place = ", ".join(countries) or country
     if not place:
         return Message("{name}", {"name": reading.name}, translatable=False)
     return Message("{name}: {place}", {"name": reading.name, "place": place}, translatable=False)

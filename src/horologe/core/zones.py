@@ -68,6 +68,7 @@ from horologe.core.place_names import (
     qualifier_scopes,
     within,
 )
+from horologe.core.zone_words import clock_named
 
 ZoneKind = Literal[
     "iana",
@@ -492,6 +493,15 @@ def _by_abbreviation(lookup: _Lookup) -> ResolvedZone | None:
     return _typed(_choose(lookup, candidates, "abbreviation"), lookup.text, "abbreviation")
 
 
+def _by_clock_name(lookup: _Lookup) -> ResolvedZone | None:
+    """'Pacific', 'Eastern time': the clock of that name in the caller's country, else the United States'."""
+    found = clock_named(lookup.text, lookup.hint)
+    if found is None:
+        return None
+    key, place = found
+    return _typed(key, lookup.text, "region", place)
+
+
 def _a_word(lookup: _Lookup) -> bool:
     """Whether an abbreviation's letters, written as a word ('Est', 'Cat'), are a place's name: then they name it."""
     text = lookup.text
@@ -628,6 +638,7 @@ def _country_code(text: str, places: Gazetteer | None = None) -> str | None:
 
 _STEPS = (
     _by_abbreviation,
+    _by_clock_name,
     _by_country_code,
     _by_folded_key,
     _by_country_name,
@@ -861,6 +872,8 @@ def _by_coordinates(lookup: _Lookup) -> ResolvedZone:
 
 _PLACE_STEPS = (
     _by_abbreviation,
+    _by_clock_name,
+    _by_clock_name,
     _by_folded_key,
     _by_name,
     _by_qualified,

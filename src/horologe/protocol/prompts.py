@@ -50,9 +50,11 @@ TOOL_USES: dict[str, str] = {
     "convert_timezone": "a time in another zone; the time may be words such as '9am PST' or 'next Tuesday 4pm'",
     "resolve_time_expression": "what a phrase means: 'next Tuesday', 'the last day of February', 'Easter 2027', "
     "'every weekday at 9:30'",
-    "calculate_duration": "how long between two times",
+    "calculate_duration": "how long between two times, or someone's age",
+    "format_time": "a time written as RFC 2822, Unix time, readable text or a strftime pattern",
     "add_time": "a given time plus or minus an amount",
     "get_timezone_info": "DST now and the next clock change",
+    "list_timezones": "the zones of a region or country",
     "date_info": "the weekday, ISO week and other calendars of a date",
     "business_days": "working days between dates",
     "list_holidays": "a country's public holidays",

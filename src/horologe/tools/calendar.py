@@ -257,7 +257,16 @@ def date_info(args: s.DateInfoArgs, ctx: RequestContext, options: ToolOptions) -
 
 
 _ISO_DAY = re.compile(r"[+-]?\d{4,6}-(?:\d{2}-\d{2}|[Ww]\d{2}(?:-\d)?|\d{3})")
-_DATE_FACTS = ("date", "day_of_week", "iso_week_date", "day_of_year", "quarter", "days_in_month", "leap_year")
+_DATE_FACTS = (
+    "date",
+    "day_of_week",
+    "iso_week_date",
+    "iso_week_monday",
+    "day_of_year",
+    "quarter",
+    "days_in_month",
+    "leap_year",
+)
 
 
 def _calendars(found: dict[str, Any]) -> dict[str, str]:
@@ -292,6 +301,7 @@ def _holiday(hit: HolidayHit) -> dict[str, Any]:
         names=list(hit.names),
         day_of_week=DAY_NAMES[hit.day.weekday()],
         on_weekend=True if hit.on_weekend else None,
+        estimated=True if hit.estimated else None,
     )
 
 

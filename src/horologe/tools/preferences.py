@@ -22,10 +22,8 @@ from horologe.state import StateFull
 from horologe.tools.memory import kept, note
 from horologe.tools.present import enabled_format, without_nulls, zone_of
 from horologe.tools.schemas.preferences import (
-    AllPreferencesArgs,
     PreferencesArgs,
     PreferencesResult,
-    PreferencesWithFormatArgs,
     PreferencesWithHoursArgs,
 )
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -104,10 +102,9 @@ def _changes(args: PreferencesArgs, ctx: RequestContext, options: ToolOptions) -
                 locale=repr(args.locale[:64]),
             )
         changes["locale"] = checked.locale
-    fmt = getattr(args, "format", None)
-    if fmt is not None:
-        enabled_format(fmt, options)
-        changes["format"] = fmt
+    if args.format is not None:
+        enabled_format(args.format, options)
+        changes["format"] = args.format
     if args.week_start is not None:
         changes["week_start"] = args.week_start
     working_hours = getattr(args, "working_hours", None)
@@ -134,10 +131,8 @@ def _keep(memory: Memory, args: PreferencesArgs, changes: dict[str, Any]) -> dic
         raise InvalidArgument(N_("No more preferences can be kept here; clear some first.")) from None
 
 
-def _description(hours: bool, formats: bool) -> str:
-    kept = ["home timezone", "locale", "week start"]
-    if formats:
-        kept.append("output format (of get_current_time)")
+def _description(hours: bool) -> str:
+    kept = ["home timezone", "locale", "week start", "output format (of get_current_time)"]
     if hours:
         kept.append("working hours (for find_meeting_time)")
     return (
@@ -150,27 +145,21 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "preferences",
         "Time preferences",
-        _description(hours=True, formats=True),
-        AllPreferencesArgs,
+        _description(hours=True),
+        PreferencesWithHoursArgs,
         PreferencesResult,
         preferences,
         read_only=False,
         destructive=True,  # 'clear' forgets what the user kept
     ),
 )
-_ARGUMENTS: Final = {
-    (False, False): PreferencesArgs,
-    (True, False): PreferencesWithHoursArgs,
-    (False, True): PreferencesWithFormatArgs,
-    (True, True): AllPreferencesArgs,
-}
 _OFFERED: Final = {
-    (hours, formats): replace(TOOLS[0], description=_description(hours, formats), arguments=arguments)
-    for (hours, formats), arguments in _ARGUMENTS.items()
+    hours: replace(TOOLS[0], description=_description(hours), arguments=arguments)
+    for hours, arguments in ((False, PreferencesArgs), (True, PreferencesWithHoursArgs))
 }
 
 
-def offered(*, hours: bool, formats: bool) -> ToolSpec:
-    """`preferences` taking only what the offered tools use: working hours where `find_meeting_time` is offered, the
-    output format where `format_time` is (the other preferences are every surface's)."""
-    return _OFFERED[hours, formats]
+def offered(*, hours: bool) -> ToolSpec:
+    """`preferences` taking only what the offered tools use: working hours where `find_meeting_time` is offered (the
+    other preferences are every surface's)."""
+    return _OFFERED[hours]

@@ -6,6 +6,7 @@ timestamp, no DST report when the time was neither skipped nor repeated, no null
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from typing import Any, Final
@@ -15,7 +16,7 @@ from horologe.core import tzdb
 from horologe.core.errors import InvalidArgument, TimeError
 from horologe.core.format import OutputFormat, format_instant, validate_custom_format
 from horologe.core.localtime import LocalResolution
-from horologe.core.messages import N_
+from horologe.core.messages import N_, msg
 from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.i18n.cldr import human_amount, human_datetime, human_duration
@@ -70,14 +71,61 @@ def iso(instant: datetime) -> str:
 
 
 def when(instant: datetime, zone: ResolvedZone) -> dict[str, Any]:
-    """An instant answered in a zone: its ISO timestamp (the offset in it), the zone and the day of the week."""
+    """An instant answered in a zone: its ISO timestamp (the offset in it), the zone, the day of the week, and the
+    zone's abbreviation and DST state then (both ends of a conversion say them: they explain an unusual gap, such as
+    Los Angeles to Berlin in March, when one side has changed its clocks and the other not yet)."""
     local = instant.astimezone(zone.tz)
-    return {"timestamp": iso(local), "timezone": zone.key, "day_of_week": DAY_NAMES[local.weekday()]}
+    facts = tzdb.offset_facts(zone.tz, local)
+    return without_nulls(
+        timestamp=iso(local),
+        timezone=zone.key,
+        day_of_week=DAY_NAMES[local.weekday()],
+        abbreviation=abbreviation(facts),
+        dst_active=facts.dst_active,
+    )
+
+
+def note_clock(zone: ResolvedZone, instant: datetime, ctx: RequestContext) -> None:
+    """When a typed abbreviation was read as its region's clock and that clock shows another abbreviation at
+    `instant` ('PST' in July is Los Angeles on daylight time, PDT), its `timezone_input` entry says so."""
+    if zone.kind != "abbreviation":
+        return
+    local = instant.astimezone(zone.tz)
+    facts = tzdb.offset_facts(zone.tz, local)
+    typed = zone.input.strip().upper()
+    if facts.abbreviation.upper() == typed:
+        return
+    template = (
+        N_("{typed} was read as the clock of {zone}, which on {date} keeps daylight time ({actual}, UTC{offset}).")
+        if facts.dst_active
+        else N_("{typed} was read as the clock of {zone}, which on {date} keeps standard time ({actual}, UTC{offset}).")
+    )
+    note = ctx.language.render(
+        msg(
+            template,
+            typed=typed,
+            zone=zone.key,
+            date=local.date().isoformat(),
+            actual=facts.abbreviation,
+            offset=tzdb.format_offset(facts.utc_offset),
+        )
+    )
+    reading = zone.reading() or {}
+    noted = reading | {"note": note}
+    readings = ctx.zone_readings
+    if noted in readings:
+        return
+    if reading in readings:
+        readings[readings.index(reading)] = noted
+    else:
+        readings.append(noted)
 
 
 def abbreviation(facts: tzdb.OffsetFacts) -> str | None:
-    """The zone's abbreviation, unless the database only writes the offset again ('-03' for São Paulo)."""
-    return None if facts.abbreviation[:1] in "+-" else facts.abbreviation
+    """The zone's abbreviation, unless it only writes the offset again ('-03' for São Paulo, 'UTC-03:00' for a
+    fixed offset)."""
+    name = facts.abbreviation
+    return None if name[:1] in "+-" or name[:4] in ("UTC+", "UTC-") else name
 
 
 def dst_report(resolution: LocalResolution | None) -> dict[str, object] | None:
@@ -128,9 +176,9 @@ def render(
 
 def duration_words(breakdown: dict[str, float], unit: str | None, value: float, language: Language) -> str:
     """A duration as a person says it, in the request's language (CLDR units): in the unit asked, to one decimal
-    ('30.6 days'), else its two largest calendar units, the second rounded ('1 month and 15 hours')."""
+    never rounded up ('30.6 days' for 30.66), else the breakdown given (`Breakdown.stated`)."""
     if unit is not None and unit != "seconds":
-        return human_amount(round(abs(value), 1), unit, language.tag)
+        return human_amount(math.floor(abs(value) * 10) / 10, unit, language.tag)
     return human_duration(breakdown, language.tag)
 
 

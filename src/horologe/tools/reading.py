@@ -40,7 +40,7 @@ from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.holiday_index import holiday_index
 from horologe.i18n.cldr import first_week_day, weekend_days
 from horologe.places import gazetteer
-from horologe.tools.present import NOW, iso
+from horologe.tools.present import NOW, iso, note_clock
 
 _FORMAL: Final = re.compile(r"[\d\s:+\-.,/TtZzWw]+")
 """Input made only of digits and the separators of formal timestamps: its errors are the formal reader's."""
@@ -85,6 +85,7 @@ def instant_of(
     read = _read(value, zone or ctx.user_zone(used=False), ctx, disambiguation)
     if zone is None and not read.zone_named:
         ctx.user_zone()
+    note_clock(read.zone, read.instant, ctx)
     return read
 
 

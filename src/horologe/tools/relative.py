@@ -103,9 +103,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "resolve_time_expression",
         "Resolve a relative time expression",
         "What people say as exact times in the user's zone: an instant, a period [start, end) or the next "
-        "occurrences. E.g. 'in 45 minutes', 'last 7 days', 'second Tuesday of next month', 'Easter 2027', "
-        "'every weekday at 9:30'. Use it for times counted from now instead of computing dates; 'alternative' is "
-        "another reading.",
+        "occurrences, e.g. 'in 45 minutes', 'last 7 days', 'second Tuesday of next month', 'Easter 2027', "
+        "'every weekday at 9:30'. Use it instead of computing dates.",
         ResolveTimeExpressionArgs,
         ResolveTimeExpressionResult,
         resolve_time_expression,

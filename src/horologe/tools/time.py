@@ -18,6 +18,7 @@ from horologe.tools.present import (
     dst_report,
     duration_words,
     iso,
+    note_clock,
     render,
     transition_record,
     truncate,
@@ -59,35 +60,40 @@ def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, opti
 
 
 def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
-    """A time of any date moved from one zone to another; the zone the time was given in is the source."""
+    """A time of any date moved from one zone to one or several others; the zone the time was given in is the
+    source. One target answers in the seed's shape (`converted` and `time_difference`); a list answers a list, each
+    entry with its own difference."""
     given = zone_of(args.from_timezone, ctx) if args.from_timezone is not None else None
     read = instant_of(args.timestamp, given, ctx, args.disambiguation)
     source = source_zone(read, given, ctx, offsets=True)
-    target = zone_of(args.to_timezone, ctx)
+    names = [args.to_timezone] if isinstance(args.to_timezone, str) else args.to_timezone
+    targets = [zone_of(name, ctx) for name in names]
     checked_format(args.format, args.custom_format, options)
     instant = read.instant
-    original = without_nulls(
-        timestamp=iso(instant.astimezone(source.tz)),
-        timezone=source.key,
-        read_as=read.read_as(),
-        dst=dst_report(read.resolution),
-    )
-    formatted = None
-    if args.format != "iso8601":
-        formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)
-    difference = _offset(target.tz, instant) - _offset(source.tz, instant)
+    original = without_nulls(**when(instant, source), read_as=read.read_as(), dst=dst_report(read.resolution))
+    converted = []
+    for target in targets:
+        note_clock(target, instant, ctx)
+        formatted = None
+        if args.format != "iso8601":
+            formatted = render(instant, target, args.format, args.custom_format, ctx.formatting_locale)
+        difference = _hours(_offset(target.tz, instant) - _offset(source.tz, instant))
+        converted.append((without_nulls(**when(instant, target), formatted=formatted), difference))
+    if isinstance(args.to_timezone, str):
+        (moment, difference), *_ = converted
+        return {"original": original, "converted": moment, "time_difference": difference}
     return {
         "original": original,
-        "converted": without_nulls(**when(instant, target), formatted=formatted),
-        "time_difference": _hours(difference),
+        "converted": [moment | {"time_difference": difference} for moment, difference in converted],
     }
 
 
 def calculate_duration(
     args: schemas.CalculateDurationArgs, ctx: RequestContext, options: ToolOptions
 ) -> dict[str, Any]:
-    """The time between two times: exact totals (the seed's seconds, minutes, hours, days) and words, in the unit
-    asked when one is (to one decimal), else in the two largest calendar units."""
+    """The time between two times: exact elapsed totals (the seed's seconds, minutes, hours; days of 24 hours), the
+    dates apart on the start's calendar, the exact calendar parts, and words a person can repeat: in the unit asked
+    when one is (to one decimal, never rounded up), else the three largest parts (an age as people state it)."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
     start = instant_of(args.start_time, given, ctx)
     end = instant_of(args.end_time, given, ctx)
@@ -95,13 +101,15 @@ def calculate_duration(
     unit = args.units or "seconds"
     # Calendar units are counted on the start's wall clock: the zone it was given in.
     duration = measure(start.instant, end.instant, unit=unit, zone=start_zone.tz)
-    said = duration.breakdown.said().as_dict()
+    stated = duration.breakdown.stated().as_dict()
     body = without_nulls(
         total_seconds=duration.total_seconds,
         minutes=duration.total("minutes"),
         hours=duration.total("hours"),
-        days=duration.total("days"),
-        human_readable=duration_words(said, args.units, duration.value, ctx.language),
+        elapsed_days=duration.total("days"),
+        calendar_days=duration.calendar_days,
+        parts=duration.breakdown.parts(),
+        human_readable=duration_words(stated, args.units, duration.value, ctx.language),
         negative=True if duration.negative else None,
     )
     return without_nulls(
@@ -118,7 +126,7 @@ def calculate_duration(
 def format_time(args: schemas.FormatTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
     """A timestamp written in one of the supported standards or a validated strftime pattern."""
     given = zone_of(args.timezone, ctx) if args.timezone is not None else None
-    read = instant_of(args.timestamp, given, ctx, args.disambiguation)
+    read = instant_of(args.timestamp, given, ctx)
     zone = source_zone(read, given, ctx, offsets=False)
     checked_format(args.format, args.custom_format, options)
     return without_nulls(
@@ -218,8 +226,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "convert_timezone",
         "Convert between timezones",
-        "A time in another timezone; the source is the zone named in 'timestamp', else from_timezone. DST gaps "
-        "and repeated times are reported.",
+        "A time in other timezones (one or a list); the source is the zone named in 'timestamp', else from_timezone.",
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,
@@ -227,8 +234,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "calculate_duration",
         "Duration between two times",
-        "How long from one time to another ('now' to 'Christmas'): totals, and words in 'units'; a time a DST "
-        "change skips or repeats is placed 'compatible' and reported.",
+        "How long from one time to another ('now' to 'Christmas', a birth date to 'today'): calendar parts, "
+        "elapsed totals and words.",
         schemas.CalculateDurationArgs,
         schemas.CalculateDurationResult,
         calculate_duration,
@@ -236,7 +243,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "format_time",
         "Format a timestamp",
-        "Write a time as ISO 8601, RFC 3339/2822, an HTTP date, Unix time, readable text or strftime.",
+        "Write a time in a standard format or a strftime pattern.",
         schemas.FormatTimeArgs,
         schemas.FormatTimeResult,
         format_time,
@@ -253,7 +260,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_timezones",
         "List timezones",
-        "Find IANA zone names by region, country or text, with their offsets now; paged.",
+        "Find IANA zone names by region ('Europe'), country ('AT') or text ('york'), with their offsets now; paged.",
         schemas.ListTimezonesArgs,
         schemas.ListTimezonesResult,
         list_timezones,

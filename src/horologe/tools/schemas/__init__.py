@@ -126,6 +126,7 @@ class ZoneInput(Result):
     read_as: Literal["abbreviation", "city", "country", "region", "coordinates", "alias", "case_insensitive"]
     place: str | None = None
     other_zones: list[str] | None = None
+    note: str | None = None
 
 
 class ReadsZones(Result):
@@ -142,6 +143,8 @@ class When(Result):
     timestamp: str
     timezone: str
     day_of_week: str
+    abbreviation: str | None = None
+    dst_active: bool
 
 
 class DstReport(Result):

@@ -145,6 +145,7 @@ class HolidayEntry(Result):
     names: list[str]
     day_of_week: str
     on_weekend: bool | None = None
+    estimated: bool | None = None
 
 
 class BusinessDaysResult(Result):
@@ -184,6 +185,7 @@ class DateInfoResult(ReadsZones):
     date: str
     day_of_week: str
     iso_week_date: str
+    iso_week_monday: str
     day_of_year: int
     quarter: int
     days_in_month: int

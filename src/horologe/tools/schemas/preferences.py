@@ -9,9 +9,7 @@ from pydantic import Field
 from horologe.core.format import OutputFormat
 from horologe.tools.schemas import Arguments, ReadsZones, Result, Weekday, WorkingHours
 
-PreferenceField = Literal["timezone", "locale", "week_start"]
-PreferenceWithHoursField = Literal["timezone", "locale", "week_start", "working_hours"]
-PreferenceWithFormatField = Literal["timezone", "locale", "format", "week_start"]
+PreferenceField = Literal["timezone", "locale", "format", "week_start"]
 AnyPreferenceField = Literal["timezone", "locale", "format", "week_start", "working_hours"]
 
 
@@ -20,8 +18,9 @@ class PreferencesArgs(Arguments):
     timezone: str | None = Field(default=None, max_length=256)
     locale: str | None = Field(default=None, max_length=64, description="e.g. 'de-AT'.")
     week_start: Weekday | None = None
+    format: OutputFormat | None = Field(default=None, description="Of get_current_time.")
     fields: tuple[PreferenceField, ...] | None = Field(
-        default=None, max_length=3, description="For clear: which (default: all)."
+        default=None, max_length=4, description="For clear: which (default: all)."
     )
 
 
@@ -29,24 +28,6 @@ class PreferencesWithHoursArgs(PreferencesArgs):
     """Where `find_meeting_time` is offered, the preferences take the user's working hours too."""
 
     working_hours: WorkingHours | None = Field(default=None, description="Yours, for find_meeting_time.")
-    fields: tuple[PreferenceWithHoursField, ...] | None = Field(  # type: ignore[assignment]
-        default=None, max_length=4, description="For clear: which (default: all)."
-    )
-
-
-class PreferencesWithFormatArgs(PreferencesArgs):
-    """Where `format_time` is offered, the preferences take the output format of `get_current_time` too."""
-
-    format: OutputFormat | None = Field(default=None, description="Of get_current_time.")
-    fields: tuple[PreferenceWithFormatField, ...] | None = Field(  # type: ignore[assignment]
-        default=None, max_length=4, description="For clear: which (default: all)."
-    )
-
-
-class AllPreferencesArgs(PreferencesWithHoursArgs):
-    """Every preference: where both `find_meeting_time` and `format_time` are offered."""
-
-    format: OutputFormat | None = Field(default=None, description="Of get_current_time.")
     fields: tuple[AnyPreferenceField, ...] | None = Field(  # type: ignore[assignment]
         default=None, max_length=5, description="For clear: which (default: all)."
     )

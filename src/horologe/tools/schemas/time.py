@@ -31,9 +31,14 @@ class GetCurrentTimeArgs(Arguments):
     custom_format: str | None = Field(default=None, max_length=200)
 
 
+ZoneName = Annotated[str, Field(max_length=256)]
+MAX_TARGETS = 24
+"""Zones one conversion answers for: a team's or a world clock's, not the database's."""
+
+
 class ConvertTimezoneArgs(Arguments):
     timestamp: Timestamp  # a time with its zone ('3pm New York time') is the instructions' example (said once)
-    to_timezone: str = Field(max_length=256)
+    to_timezone: ZoneName | Annotated[list[ZoneName], Field(min_length=1, max_length=MAX_TARGETS)]
     from_timezone: str | None = Field(default=None, max_length=256)
     format: Format = Field(default="iso8601", json_schema_extra=UNSAID_DEFAULT)
     custom_format: str | None = Field(default=None, max_length=200)
@@ -52,7 +57,6 @@ class FormatTimeArgs(Arguments):
     format: Format
     custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT)
     timezone: str | None = Field(default=None, max_length=256)
-    disambiguation: Disambiguation = Field(default="compatible", json_schema_extra=UNSAID_DEFAULT)
 
 
 class GetTimezoneInfoArgs(Arguments):
@@ -61,9 +65,9 @@ class GetTimezoneInfoArgs(Arguments):
 
 
 class ListTimezonesArgs(Arguments):
-    region: str | None = Field(default=None, max_length=64, description="e.g. 'Europe'.")
-    country: str | None = Field(default=None, max_length=64, description="e.g. 'AT'.")
-    query: str | None = Field(default=None, max_length=64, description="e.g. 'york'.")
+    region: str | None = Field(default=None, max_length=64)
+    country: str | None = Field(default=None, max_length=64)
+    query: str | None = Field(default=None, max_length=64)
     include_aliases: bool = False
     limit: int = Field(default=100, ge=1, le=1000)
     offset: int = Field(default=0, ge=0, le=100_000)
@@ -81,28 +85,38 @@ class GetCurrentTimeResult(ReadsZones):
     formatted: str | int | None = None
 
 
-class OriginalMoment(Result):
-    timestamp: str
-    timezone: str
+class OriginalMoment(When):
     read_as: ReadAs | None = None
     dst: DstReport | None = None
 
 
 class ConvertedMoment(When):
     formatted: str | int | None = None
+    time_difference: str | None = None
 
 
 class ConvertTimezoneResult(ReadsZones):
     original: OriginalMoment
-    converted: ConvertedMoment
-    time_difference: str
+    converted: ConvertedMoment | list[ConvertedMoment]
+    time_difference: str | None = None
+
+
+class DurationParts(Result):
+    years: int | None = None
+    months: int | None = None
+    days: int | None = None
+    hours: int | None = None
+    minutes: int | None = None
+    seconds: float | None = None
 
 
 class DurationBody(Result):
     total_seconds: float
     minutes: float
     hours: float
-    days: float
+    elapsed_days: float
+    calendar_days: int
+    parts: DurationParts
     human_readable: str
     negative: bool | None = None
 
