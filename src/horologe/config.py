@@ -168,7 +168,7 @@ class HttpSection(_Section):
     request_timeout_seconds: float = Field(default=30.0, gt=0, le=3600)
     stateful: bool = Field(default=False, description="2025 era: sessions with SSE streams instead of stateless")
     workers: int = Field(default=1, ge=1, le=64)
-    access_log: bool = True
+    access_log: bool = Field(default=True, description="one INFO line per request (none above log level INFO)")
     graceful_shutdown_seconds: float = Field(default=20.0, ge=0, le=600)
     header_timeout_seconds: float = Field(
         default=10.0, gt=0, le=600, description="A request's line and headers must arrive within this (else 408)"
