@@ -22,6 +22,7 @@ from horologe.http.ratelimit import ClientAddress, Counter, RefusedTokens, Verdi
 from horologe.wire import RATE_LIMITED
 from tests.asgi import running
 from tests.e2e.conftest import free_port
+from tests.e2e.test_http_sessions import HEADERS, INITIALIZE
 from tests.e2e.test_ratelimit_redis import REDIS, Redis
 from tests.http.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, live_issuer
 
@@ -183,19 +184,12 @@ async def test_sessions_per_client_admit_no_more_across_a_minute_boundary(store_
         overrides={"http": {"stateful": True, "new_sessions_per_client": "2/minute", "access_log": False}}
     )
     app = create_app(settings)
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
-    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     async with running(app):
         transport = httpx2.ASGITransport(app=app, client=("203.0.113.2", 1234))
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080") as client:
 
             async def opened() -> list[int]:
-                return [(await client.post("/mcp", json=initialize, headers=headers)).status_code for _ in range(2)]
+                return [(await client.post("/mcp", json=INITIALIZE, headers=HEADERS)).status_code for _ in range(2)]
 
             before = await opened()
             store_time.now += 1.0
