@@ -1,7 +1,7 @@
 # horologe's image: small, non-root, the base pinned by digest. By default it serves MCP over stdio, as MCP clients
 # run images (docker run -i --rm IMAGE); `serve --transport http` serves Streamable HTTP on $HOST:$PORT (0.0.0.0:8080
 # here, so the Host allow-list HOROLOGE_HTTP__ALLOWED_HOSTS must be set). A release builds from `make image-context`
-# (dist/image/, where VERSION and REVISION are filled in): docker build -t ghcr.io/horologe/horologe:VERSION dist/image
+# (dist/image/, where VERSION and REVISION are filled in): docker build -t ghcr.io/choose.an.owner/horologe:VERSION dist/image
 # Refresh the base: docker buildx imagetools inspect python:3.11-slim-bookworm (the index digest).
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91
 
@@ -22,9 +22,9 @@ LABEL org.opencontainers.image.title="horologe" \
       org.opencontainers.image.description="An MCP server for time: now anywhere, timezone conversion, durations, calendars, DST done right." \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
-      org.opencontainers.image.source="https://github.com/horologe/horologe" \
+      org.opencontainers.image.source="https://github.com/choose.an.owner/horologe" \
       org.opencontainers.image.licenses="MIT" \
-      io.modelcontextprotocol.server.name="io.github.horologe/horologe"
+      io.modelcontextprotocol.server.name="io.github.choose.an.owner/horologe"
 RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin horologe
 COPY --from=build /opt/horologe /opt/horologe
 ENV PATH=/opt/horologe/bin:$PATH \

@@ -10,7 +10,7 @@ ARGS ?=
 # image context read it from there.
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' src/horologe/__init__.py)
 
-.PHONY: run test test-fast check lint format typecheck clean packages executable bundle image-context dist \
+.PHONY: run install test test-fast check lint format typecheck clean packages executable bundle image-context dist \
 	release-check bench i18n-extract i18n-update i18n-compile
 
 # uv itself, from PyPI into .tools/: `pip install --target` needs no virtual environment (creating one with pip in it
@@ -31,11 +31,27 @@ $(VENV)/.dev: $(UV) pyproject.toml uv.lock
 	touch $@ $(VENV)/.runtime
 
 # stdout belongs to the protocol, from the first run on: the set-up (a sub-make, silent when there is nothing to do)
-# writes to stderr, and the server replaces the shell. A client config that runs this: make --no-print-directory
-# -C /path/to/horologe run (make's own "Entering directory" line, which -C turns on, would reach stdout).
+# writes to stderr, and the server replaces the shell. `make -C DIR run` is the exception no Makefile can mend: make
+# writes "make: Entering directory" on stdout before it reads this file. So run says so on stderr, with the two
+# forms whose stdout is clean: make --no-print-directory -C DIR run, or the command `make install` puts on PATH.
+PRINTS_DIRECTORY := $(if $(filter 0,$(MAKELEVEL)),$(findstring w,$(firstword -$(MAKEFLAGS))))
+DIRECTORY_LINE_HINT := horologe: make -C wrote "make: Entering directory" on stdout, ahead of the protocol, and a client may refuse that line: use make --no-print-directory -C DIR run, or the command `make install` puts on PATH
 run:  ## serve MCP over stdio (pass flags with ARGS="--default-timezone Europe/Vienna")
+	@$(if $(PRINTS_DIRECTORY),echo '$(DIRECTORY_LINE_HINT)' >&2)
 	@$(MAKE) --no-print-directory -s $(VENV)/.runtime >&2
 	@exec $(VENV)/bin/horologe serve $(ARGS)
+
+# Until horologe is on PyPI, the way to the `horologe` command a client runs: the wheel built from this clone, installed
+# as a uv tool (its own environment, the lock file's versions as constraints) into uv's tool bin directory.
+install: dist/.packages  ## install the `horologe` command from this clone (and print the line that adds it to a client)
+	mkdir -p build
+	$(UV) export --quiet --frozen --no-dev --no-emit-project --no-hashes -o build/install-constraints.txt
+	$(UV) tool install --quiet --force --python $(PYTHON) --constraints build/install-constraints.txt $(WHEEL)
+	@bin="$$($(UV) tool dir --bin)"; \
+	echo "horologe: installed $$bin/horologe"; \
+	case ":$$PATH:" in *":$$bin:"*) ;; *) echo "horologe: $$bin is not on your PATH: add it, or give clients the full path";; esac; \
+	echo "horologe: add it to Claude Code with: claude mcp add horologe -- $$bin/horologe"; \
+	echo "horologe: in a client's JSON: \"command\": \"$$bin/horologe\", \"args\": []"
 
 # Tests run in parallel (pytest-xdist), a module's tests in one worker (`--dist loadfile`: a module's servers and
 # builds are made once). Process tests wait more than they compute, so `make test` runs two workers per core.
@@ -111,9 +127,11 @@ dist: dist/horologe $(BUNDLE) dist/server.json dist/image/Dockerfile  ## build e
 # tests/release builds `make dist` once (as `make test` does) and checks every artefact: twine, the registry's schema,
 # mcpb validate, identity and version in every file that names them, a smoke run of each from a fresh cache. A failed
 # check is one line naming the artefact and the check. `make test` runs the same tests among all the others.
-release-check: $(VENV)/.dev  ## build and check everything a release ships (docs/releasing.md)
+# It ends by refusing to publish under a placeholder or foreign owner, or with a README that says "not on PyPI yet".
+release-check: $(VENV)/.dev  ## build and check everything a release ships, then whether it may be published
 	tests/interop/install.sh >&2
 	$(UV) run --frozen pytest tests/release -p no:cacheprovider -q --tb=no -rN -n 2 --dist loadfile
+	$(VENV)/bin/python -m release publishable
 
 # Catalogs (SEP-2792): extract our strings, merge them into every language's .po, compile the shipped .mo files.
 LOCALES := src/horologe/i18n/locales

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from release import bundle, docs, image, registry, sizes
-from release.identity import ROOT, identity
+from release.identity import ROOT, identity, unpublishable
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,6 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser("image-context", help="<out>/image/, the image's build context")
     commands.add_parser("docs", help="rewrite the parts of README.md and docs/ that list tools, from the registry")
     commands.add_parser("sizes", help="write the artefacts' sizes (from <out>/) into docs/deployment.md")
+    commands.add_parser("publishable", help="refuse (exit 1) a placeholder or foreign owner, or `released = false`")
     args = parser.parse_args(argv)
     me = identity()
     if args.command == "bundle":
@@ -36,6 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(args.out / "server.json")
     elif args.command == "image-context":
         print(image.context(me, image.revision(), args.out))
+    elif args.command == "publishable":
+        refused = unpublishable(me)
+        for reason in refused:
+            print(reason, file=sys.stderr)
+        return 1 if refused else 0
     elif args.command == "sizes":
         table = sizes.table(me, sizes.measure(me, args.out))
         docs.fill(ROOT / "docs" / "deployment.md", "sizes", table, command="sizes")

@@ -1,4 +1,5 @@
-"""The parts of README.md and docs/ that list tools, written from the tool registry, never by hand.
+"""The parts of README.md and docs/ written from the tool registry and the release settings, never by hand: the tool
+lists, the install links, and the README's install lines (a clone's until `released`, then PyPI's).
 
 Each generated part sits between `<!-- begin NAME: python -m release docs -->` and `<!-- end NAME -->`;
 `python -m release docs` rewrites them, and `tests/release/test_docs.py` fails while one is out of date.
@@ -62,6 +63,43 @@ def tools_reference() -> str:
     return "\n".join(rows)
 
 
+FROM_A_CLONE: Final = """\
+**horologe is not on PyPI yet**: `uvx horologe` and the client setups below are the lines for the
+published package, and will work once it is released. Until then, install it from a clone of this repository, with
+Python ≥ 3.11 and `make` (uv and the locked dependencies come by themselves):
+
+```sh
+make install   # the horologe command, in uv's tool directory (~/.local/bin); it prints the line for your client
+```
+
+Then each setup below runs that command instead of `uvx horologe`: `claude mcp add horologe -- horologe`, or
+`"command": "horologe", "args": []` in a client's JSON (the full path `make install` printed, where a client does not
+find it). From the clone you can also:
+
+```sh
+make run    # set up and serve MCP over stdio (stdout carries protocol messages only; set-up output goes to stderr)
+make test   # set up and run the whole test suite
+```"""
+
+FROM_PYPI: Final = """\
+```sh
+uvx horologe
+```
+
+That is the line the client setups below run; it needs [uv](https://docs.astral.sh/uv/getting-started/installation/).
+From a clone of this repository, with Python ≥ 3.11 and `make` (everything else comes from the lock file):
+
+```sh
+make run    # set up and serve MCP over stdio (stdout carries protocol messages only; set-up output goes to stderr)
+make test   # set up and run the whole test suite
+```"""
+
+
+def install() -> str:
+    """The README's first lines after the summary: how to install horologe today."""
+    return FROM_PYPI if identity().released else FROM_A_CLONE
+
+
 def stdio_server() -> dict[str, object]:
     """The client configuration that runs the published package over stdio, as the README's setups write it."""
     return {"command": "uvx", "args": [identity().package]}
@@ -84,6 +122,7 @@ def cursor_link() -> str:
 
 
 GENERATED: Final[Mapping[str, tuple[str, Callable[[], str]]]] = {
+    "install": ("README.md", install),
     "tools": ("README.md", readme_tools),
     "vscode-link": ("README.md", vscode_link),
     "cursor-link": ("README.md", cursor_link),

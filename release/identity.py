@@ -3,7 +3,10 @@
 `[tool.horologe.release] owner` is the GitHub account that hosts the repository. The repository URL, the image
 (`ghcr.io/<owner>/horologe`, lower case as registries require) and the MCP Registry name (`io.github.<owner>/horologe`,
 which the registry grants to whoever signs in as that GitHub account) are derived from it; the version is horologe's
-`__version__`, the description the package's.
+`__version__`, the description the package's. `released` says whether the README speaks of the package on PyPI.
+
+Until an owner is chosen `owner` is `PLACEHOLDER`, which no GitHub account can be; `unpublishable` says why a
+release must not go out under these names (`make release-check` ends with it).
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from typing import Final
 from horologe import __version__
 
 ROOT: Final = Path(__file__).resolve().parents[1]
+PLACEHOLDER: Final = "choose.an.owner"
+"""The owner until one is chosen: GitHub account names have no dots, so no one can hold the names it makes."""
+FOREIGN: Final = frozenset({"horologe"})
+"""GitHub accounts known to belong to others: `horologe` holds someone's unrelated repositories."""
 # Where a file names the repository, the image or the registry entry: (what, a pattern with the owner as group 1).
 NAMED: Final = (
     ("repository", re.compile(r"github\.com/([\w.-]+)/horologe\b")),
@@ -41,6 +48,7 @@ class Identity:
     package: str
     version: str
     description: str
+    released: bool = False
 
     @property
     def repository(self) -> str:
@@ -75,7 +83,27 @@ def identity(root: Path = ROOT) -> Identity:
         package=project["project"]["name"],
         version=__version__,
         description=project["project"]["description"],
+        released=project["tool"]["horologe"]["release"]["released"],
     )
+
+
+def unpublishable(me: Identity) -> list[str]:
+    """Why a release must not be published under `me`'s names (empty when it may)."""
+    setting = "pyproject.toml: [tool.horologe.release]"
+    found = []
+    if me.owner == PLACEHOLDER:
+        found.append(
+            f"{setting} owner: still the placeholder {PLACEHOLDER!r}: set the GitHub account that will host horologe"
+            " (docs/releasing.md)"
+        )
+    elif me.owner.lower() in FOREIGN:
+        found.append(f"{setting} owner: {me.owner!r} is someone else's GitHub account: choose the project's own")
+    if not me.released:
+        found.append(
+            f"{setting} released: false, so the README tells PyPI's readers that horologe is not on PyPI: set it to"
+            " true and run `.venv/bin/python -m release docs`"
+        )
+    return found
 
 
 def mismatches(me: Identity, name: str, text: str) -> Iterator[str]:

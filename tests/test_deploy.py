@@ -1,5 +1,6 @@
 """The shipped deployment files: versioned images serving HTTP, the state key from a secret, in-cluster names in any
-namespace, Kubernetes' recommended labels and a disruption budget."""
+namespace, Kubernetes' recommended labels, probes and a disruption budget, compose on loopback, nginx naming no
+replica, and an image context without build outputs."""
 
 from __future__ import annotations
 
@@ -90,3 +91,26 @@ def test_a_disruption_budget_keeps_a_replica_serving_through_a_drain() -> None:
     budget = k8s("pdb.yaml")
     assert budget["kind"] == "PodDisruptionBudget" and budget["spec"]["selector"]["matchLabels"] == STABLE
     assert budget["spec"]["minAvailable"] == 1 < k8s("hpa.yaml")["spec"]["minReplicas"]
+
+
+def test_compose_publishes_on_loopback_unless_told() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    published = [port for service in compose["services"].values() for port in service.get("ports", [])]
+    assert published == ["${HOROLOGE_PUBLISH:-127.0.0.1}:8080:8080"]  # docker compose substitutes the default
+
+
+def test_nginx_sends_clients_no_internal_header() -> None:
+    template = (ROOT / "deploy" / "nginx" / "horologe.conf.template").read_text(encoding="utf-8")
+    assert "add_header" not in template and "$upstream_addr" not in template
+
+
+def test_the_image_context_leaves_out_build_outputs_and_ci() -> None:
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert {".ci", "dist", "build", ".venv", ".tools", ".git", "state-keys.json"} <= set(ignored)
+
+
+def test_a_slow_first_start_is_not_killed_by_liveness() -> None:
+    container = k8s("deployment.yaml")["spec"]["template"]["spec"]["containers"][0]
+    startup = container["startupProbe"]
+    assert startup["httpGet"] == container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    assert startup["periodSeconds"] * startup["failureThreshold"] >= 60

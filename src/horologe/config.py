@@ -23,7 +23,6 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
-from horologe import __version__
 from horologe.core.errors import TimeError
 from horologe.core.format import OutputFormat
 from horologe.core.zones import resolve_zone
@@ -92,7 +91,9 @@ class ServerSection(_Section):
     """Identity and transport of the server."""
 
     name: str = Field(default="horologe", min_length=1, max_length=100)
-    version: str = __version__
+    version: str | None = Field(default=None, max_length=100)
+    """Accepted because the seed's configuration file has it, and not used: `serverInfo.version` is always horologe's
+    own version, the one a bug report needs."""
     transport: Literal["stdio", "http"] = "stdio"
     host: str = "127.0.0.1"
     port: int = Field(default=8080, ge=0, le=65535, description='0: any free port (the "listening on" line names it)')
@@ -168,7 +169,7 @@ class HttpSection(_Section):
     request_timeout_seconds: float = Field(default=30.0, gt=0, le=3600)
     stateful: bool = Field(default=False, description="2025 era: sessions with SSE streams instead of stateless")
     workers: int = Field(default=1, ge=1, le=64)
-    access_log: bool = True
+    access_log: bool = Field(default=True, description="one INFO line per request (none above log level INFO)")
     graceful_shutdown_seconds: float = Field(default=20.0, ge=0, le=600)
     header_timeout_seconds: float = Field(
         default=10.0, gt=0, le=600, description="A request's line and headers must arrive within this (else 408)"

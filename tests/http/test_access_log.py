@@ -1,4 +1,5 @@
-"""The access log's client: the peer, or the client a trusted proxy forwards (as the rate limits read it)."""
+"""The access log: its client (the peer, or the client a trusted proxy forwards, as the rate limits read it), and
+its lines are INFO lines: a log level above INFO turns them off."""
 
 from __future__ import annotations
 
@@ -29,3 +30,17 @@ async def test_the_access_log_believes_x_forwarded_for_only_from_trusted_proxies
     assert answer.status_code == 200
     lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if '"horologe.access"' in line]
     assert [line["client"] for line in lines] == [logged]
+
+
+@pytest.mark.parametrize(("level", "lines"), [("DEBUG", 1), ("INFO", 1), ("WARNING", 0), ("ERROR", 0)])
+async def test_access_lines_are_info_lines_and_obey_the_log_level(
+    settings: Settings, capfd: pytest.CaptureFixture[str], level: str, lines: int
+) -> None:
+    http = settings.http.model_copy(update={"access_log": True})
+    logging = settings.logging.model_copy(update={"level": level})
+    app = create_app(settings.model_copy(update={"http": http, "logging": logging}), FixedClock(FIXED_NOW))
+    transport = httpx2.ASGITransport(app, client=("127.0.0.1", 40000))
+    async with running(app), httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        answer = await client.get("/healthz")
+    assert answer.status_code == 200
+    assert capfd.readouterr().err.count('"horologe.access"') == lines

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,11 +9,9 @@ from jsonschema import Draft202012Validator
 
 from horologe.http.openapi import openapi_document
 from horologe.tools.registry import selected_tools
+from tests.test_documented_calls import curl_bodies
 
-ROOT = Path(__file__).parents[2]
 DOCUMENT = openapi_document(tuple(selected_tools(["all"], "http")))
-# `curl ... /mcp/tools/call ... -d '{...}'` in docs/http.md and in compose.yaml's comment, with line continuations.
-CURL = re.compile(r"curl [^\n]*?/mcp/tools/call(?:[^\n]*\\\n)*?[^\n]*?-d '([^']+)'")
 
 
 def request_validator() -> Draft202012Validator:
@@ -27,10 +22,7 @@ def request_validator() -> Draft202012Validator:
 
 
 def documented_examples() -> list[Any]:
-    texts = [
-        (ROOT / name).read_text(encoding="utf-8").replace("\n#", "\n") for name in ("docs/http.md", "compose.yaml")
-    ]
-    return [json.loads(body) for text in texts for body in CURL.findall(text)]
+    return [body for _, body in curl_bodies()]
 
 
 def test_the_docs_and_compose_examples_are_found() -> None:

@@ -1,12 +1,12 @@
-"""Rate limits in process: memory storage, headers, buckets, identities, and an unreachable Redis."""
+"""Rate limits in process: moving windows (memory and Redis), headers, buckets, identities, an unreachable Redis."""
 
 from __future__ import annotations
 
 import contextlib
 import shutil
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +16,13 @@ import pytest
 from limits import parse_many
 from limits.aio.storage import MemoryStorage
 
-from horologe.clock import FixedClock
 from horologe.config import ConfigError, Settings, load_settings
 from horologe.http.app import create_app
-from horologe.http.ratelimit import ClientAddress, Coalescer, Counter
+from horologe.http.ratelimit import ClientAddress, Counter, RefusedTokens, Verdict, close_storage, storage_for
 from horologe.wire import RATE_LIMITED
 from tests.asgi import running
 from tests.e2e.conftest import free_port
+from tests.e2e.test_http_sessions import HEADERS, INITIALIZE
 from tests.e2e.test_ratelimit_redis import REDIS, Redis
 from tests.http.auth.issuer import CLIENT_ID, CLIENT_SECRET, RESOURCE, Issuer, live_issuer
 
@@ -30,17 +30,27 @@ pytestmark = pytest.mark.anyio
 CALL = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
 
 
-# Thirty seconds into a minute, and it stays there: a test's requests never straddle a window boundary (windows are
-# aligned to the clock, so on the real clock a slow run crossing a minute would start counting afresh).
-MID_MINUTE = datetime(2026, 11, 22, 3, 11, 30, tzinfo=UTC)
+# A whole minute, in the clock `limits` stamps window entries with: a window aligned to the clock would begin here.
+MINUTE = 1_800_000_000.0
+
+
+class StoreTime:
+    """The clock the counter's store reads (`limits` stamps entries with time.time()), set and moved by the test."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, start: float) -> None:
+        self.now = start
+        monkeypatch.setattr(time, "time", lambda: self.now)
+
+
+@pytest.fixture
+def store_time(monkeypatch: pytest.MonkeyPatch) -> StoreTime:
+    return StoreTime(monkeypatch, MINUTE - 0.5)  # half a second before a minute boundary
 
 
 @asynccontextmanager
 async def limited(client_ip: str = "10.1.1.1", **rate_limit: Any) -> AsyncIterator[httpx2.AsyncClient]:
     section = {"enabled": True, **rate_limit}
-    app = create_app(
-        load_settings(overrides={"rate_limit": section, "http": {"access_log": False}}), FixedClock(MID_MINUTE)
-    )
+    app = create_app(load_settings(overrides={"rate_limit": section, "http": {"access_log": False}}))
     async with running(app):
         transport = httpx2.ASGITransport(app=app, client=(client_ip, 1234))
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080") as client:
@@ -85,17 +95,8 @@ async def test_per_tool_and_per_method_rates_win_over_the_default():
     assert mcp == [429, 429]  # /mcp and REST share the tool's counter
 
 
-class ManualClock:
-    def __init__(self, timestamp: float) -> None:
-        self.timestamp = timestamp
-
-    def now(self) -> datetime:
-        return datetime.fromtimestamp(self.timestamp, UTC)
-
-
-async def test_several_limits_in_one_rate_all_apply_in_clock_aligned_windows():
-    clock = ManualClock(1_800_000_000.0)  # a whole minute
-    counter = Counter(MemoryStorage(), 1.0, 1.0, clock)
+async def test_several_limits_in_one_rate_all_apply(store_time: StoreTime):
+    counter = Counter(MemoryStorage(), 1.0, 1.0)
     items = parse_many("2/second;4/minute")
 
     async def allowed() -> bool:
@@ -104,14 +105,113 @@ async def test_several_limits_in_one_rate_all_apply_in_clock_aligned_windows():
         return verdict.allowed
 
     results = [await allowed() for _ in range(3)]
-    clock.timestamp += 1.0
-    later = await allowed()
-    final = await allowed()
-    clock.timestamp += 59.0
-    next_minute = await allowed()
-    assert results == [True, True, False] and later is True
-    assert final is False  # the minute's 4 are used up (refused requests count too)
-    assert next_minute is True
+    store_time.now += 1.5
+    later = [await allowed() for _ in range(3)]
+    store_time.now += 59.0  # 60.5 s after the first two: they have left the minute, the next two have not
+    next_minute = [await allowed() for _ in range(3)]
+    assert results == [True, True, False]  # the third fills no place in the minute
+    assert later == [True, True, False]  # the minute's 4 are used up
+    assert next_minute == [True, True, False]
+
+
+async def admitted_over(counter: Counter, store_time: StoreTime, rate: str, seconds: float, step: float) -> list[float]:
+    """One client asking every `step` seconds for `seconds`: the times it was let through."""
+    items = parse_many(rate)
+    admitted = []
+    end = store_time.now + seconds
+    while store_time.now < end:
+        verdict = await counter.hit("default", "ip:203.0.113.1", items, 1)
+        assert verdict is not None
+        if verdict.allowed:
+            admitted.append(store_time.now)
+        store_time.now += step
+    return admitted
+
+
+def most_in_any_window(admitted: list[float], seconds: float) -> int:
+    """The most admissions inside any window of `seconds` (closed at its start, open at its end)."""
+    return max(sum(1 for other in admitted if start <= other < start + seconds) for start in admitted)
+
+
+async def check_no_client_gets_twice_its_rate(counter: Counter, store_time: StoreTime) -> None:
+    admitted = await admitted_over(counter, store_time, "5/minute", 200.0, 0.25)
+    assert most_in_any_window(admitted, 60.0) == 5  # a fixed window would let 10 through across the boundary
+    assert admitted[:5] == [MINUTE - 0.5 + n * 0.25 for n in range(5)]  # its first five, on both sides of it
+    assert len(admitted) == 20  # and the rate itself, five in every 60 s, is still given
+
+
+async def test_no_client_gets_twice_its_rate_across_a_window_boundary(store_time: StoreTime) -> None:
+    await check_no_client_gets_twice_its_rate(Counter(MemoryStorage(), 1.0, 1.0), store_time)
+
+
+async def test_the_reset_is_when_the_oldest_request_leaves_the_window(store_time: StoreTime) -> None:
+    counter = Counter(MemoryStorage(), 1.0, 1.0)
+    items = parse_many("2/minute")
+    first = await counter.hit("default", "ip:1", items, 1)
+    store_time.now += 20.0
+    second = await counter.hit("default", "ip:1", items, 1)
+    store_time.now += 10.0
+    refused = await counter.hit("default", "ip:1", items, 1)
+    assert first == Verdict(limit=2, remaining=1, reset=60, allowed=True)
+    assert second == Verdict(limit=2, remaining=0, reset=40, allowed=True)
+    assert refused == Verdict(limit=2, remaining=0, reset=30, allowed=False)  # the first leaves 60 s after it came
+    store_time.now += 30.01
+    assert await counter.hit("default", "ip:1", items, 1) == Verdict(limit=2, remaining=0, reset=20, allowed=True)
+
+
+async def test_a_batch_takes_its_whole_cost_or_nothing(store_time: StoreTime) -> None:
+    counter = Counter(MemoryStorage(), 1.0, 1.0)
+    items = parse_many("3/minute")
+    assert (await counter.hit("default", "ip:1", items, 2)) == Verdict(3, 1, 60, True)
+    assert (await counter.hit("default", "ip:1", items, 2)) == Verdict(3, 1, 60, False)  # no room for two: none taken
+    assert (await counter.hit("default", "ip:1", items, 1)) == Verdict(3, 0, 60, True)
+
+
+async def test_the_request_limit_admits_no_more_across_a_minute_boundary(store_time: StoreTime):
+    async with limited(default="3/minute") as client:
+        before = await statuses(client, 3)
+        store_time.now += 1.0  # the next minute on the clock
+        after = await statuses(client, 3)
+        store_time.now += 59.01  # just over 60 s after the first three
+        a_minute_later = await statuses(client, 4)
+    assert before == [200, 200, 200]
+    assert after == [429, 429, 429]
+    assert a_minute_later == [200, 200, 200, 429]
+
+
+async def test_sessions_per_client_admit_no_more_across_a_minute_boundary(store_time: StoreTime):
+    settings = load_settings(
+        overrides={"http": {"stateful": True, "new_sessions_per_client": "2/minute", "access_log": False}}
+    )
+    app = create_app(settings)
+    async with running(app):
+        transport = httpx2.ASGITransport(app=app, client=("203.0.113.2", 1234))
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8080") as client:
+
+            async def opened() -> list[int]:
+                return [(await client.post("/mcp", json=INITIALIZE, headers=HEADERS)).status_code for _ in range(2)]
+
+            before = await opened()
+            store_time.now += 1.0
+            after = await opened()
+            store_time.now += 59.5
+            later = await opened()
+    assert before == [200, 200] and after == [429, 429] and later == [200, 200]
+
+
+async def test_refused_tokens_are_counted_in_a_moving_window(store_time: StoreTime) -> None:
+    counter = Counter(MemoryStorage(), 1.0, 1.0)
+    refused = RefusedTokens(
+        load_settings(overrides={"rate_limit": {"auth_failures": "3/minute"}}).rate_limit, counter, ClientAddress([])
+    )
+    for _ in range(2):
+        await refused.count("203.0.113.3")
+    store_time.now += 1.0  # the next minute on the clock
+    await refused.count("203.0.113.3")
+    blocked = refused.wait("203.0.113.3")
+    assert blocked is not None and blocked.reset == 59  # until the first refusal leaves the window
+    refused.blocked.clear()  # as another replica, which has not blocked it yet, sees the store
+    assert (await counter.hit("auth_failures", "ip:203.0.113.3", refused.items, 1)) == Verdict(3, 0, 59, False)
 
 
 async def test_health_metrics_and_metadata_are_never_limited():
@@ -188,58 +288,6 @@ def test_bad_rate_limit_config_fails_naming_the_key(section: dict[str, Any], nam
         load_settings(overrides={"rate_limit": section})
 
 
-class SlowCountingStorage(MemoryStorage):
-    """Memory storage whose increments take a moment and are counted, so concurrent callers pile up."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.trips = 0
-
-    async def incr(self, key: str, expiry: float, amount: int = 1) -> int:
-        self.trips += 1
-        await anyio.sleep(0.01)
-        return await super().incr(key, expiry, amount=amount)
-
-
-@pytest.mark.anyio
-async def test_concurrent_hits_share_round_trips_and_keep_exact_counts() -> None:
-    storage = SlowCountingStorage()
-    coalescer = Coalescer(storage)
-    counts: list[int] = []
-
-    async def hit() -> None:
-        counts.append(await coalescer.incr("k", 60, 1))
-
-    async with anyio.create_task_group() as tasks:
-        for _ in range(50):
-            tasks.start_soon(hit)
-    assert sorted(counts) == list(range(1, 51))
-    assert storage.trips < 10
-    assert await coalescer.incr("k", 60, 2) == 52
-
-
-@pytest.mark.anyio
-async def test_a_failed_trip_fails_every_caller_waiting_on_it() -> None:
-    class Broken(MemoryStorage):
-        async def incr(self, key: str, expiry: float, amount: int = 1) -> int:
-            await anyio.sleep(0.01)
-            raise ConnectionError("store down")
-
-    coalescer = Coalescer(Broken())
-    failures: list[str] = []
-
-    async def hit() -> None:
-        try:
-            await coalescer.incr("k", 60, 1)
-        except ConnectionError as exc:
-            failures.append(str(exc))
-
-    async with anyio.create_task_group() as tasks:
-        for _ in range(5):
-            tasks.start_soon(hit)
-    assert failures == ["store down"] * 5
-
-
 # --- refused tokens per client address (auth on) -----------------------------------------------------------------
 
 
@@ -264,8 +312,8 @@ def guarded_settings(issuer: Issuer, **rate_limit: Any) -> Settings:
 
 @asynccontextmanager
 async def clients(settings: Settings, *ips: str) -> AsyncIterator[list[httpx2.AsyncClient]]:
-    """One client per address, all on one app (so they share its counters), its windows fixed mid-minute."""
-    app = create_app(settings, FixedClock(MID_MINUTE))
+    """One client per address, all on one app (so they share its counters)."""
+    app = create_app(settings)
     async with running(app), contextlib.AsyncExitStack() as stack:
         made = [
             await stack.enter_async_context(
@@ -354,6 +402,15 @@ def redis() -> Iterator[Redis]:
     server.start()
     yield server
     server.kill()
+
+
+@pytest.mark.e2e
+async def test_no_client_gets_twice_its_rate_across_a_window_boundary_on_redis(redis: Redis, store_time: StoreTime):
+    storage = storage_for(f"redis://127.0.0.1:{redis.port}/0", 5.0)
+    try:
+        await check_no_client_gets_twice_its_rate(Counter(storage, 5.0, 1.0), store_time)
+    finally:
+        await close_storage(storage)
 
 
 @pytest.mark.e2e

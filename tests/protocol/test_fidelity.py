@@ -9,6 +9,7 @@ import pytest
 from mcp.server.lowlevel.server import Server
 from pydantic import ValidationError
 
+from horologe import __version__
 from horologe.clock import FixedClock
 from horologe.config import ServerSection, Settings
 from horologe.protocol.server import build_server
@@ -332,3 +333,12 @@ async def test_holiday_names_are_labelled_with_the_language_they_are_in(server: 
         result = got[index]["result"]
         assert result["structuredContent"]["holidays"][0]["names"] == [name], index
         assert result["_meta"][CONTENT_LANGUAGE_META] == used, index
+
+
+async def test_server_info_names_horologes_own_version_whatever_the_configuration_file_says(settings: Settings) -> None:
+    seed = settings.model_copy(update={"server": settings.server.model_copy(update={"version": "1.0.0"})})
+    discovered = await answers(build_server(seed, FixedClock(FIXED_NOW)), MODERN, line(1, "server/discover"))
+    assert discovered[1]["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["version"] == __version__
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    (initialized,) = await exchange_lines(build_server(seed, FixedClock(FIXED_NOW)), [line(1, "initialize", init, "")])
+    assert initialized["result"]["serverInfo"]["version"] == __version__

@@ -4,13 +4,15 @@ owner written in pyproject.toml, and every image tag that is a version is the pa
 from __future__ import annotations
 
 import subprocess
+import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from horologe import __version__
-from release.identity import Identity, identity, mismatches
+from release.identity import FOREIGN, PLACEHOLDER, Identity, identity, mismatches, unpublishable
 from tests.release.conftest import ROOT, Dist
 
 VENDORED = ("release/registry/",)  # the registry's own files name their own examples
@@ -79,7 +81,35 @@ def test_another_owner_or_version_is_named_with_its_file_and_line() -> None:
 
 def test_the_version_lives_in_one_place() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
     assert project["tool"]["hatch"]["version"]["path"] == "src/horologe/__init__.py"
     assert identity().version == __version__
     assert len(identity().description) <= 100  # the registry's limit; the manifest and server.json use this one
+
+
+def test_a_release_is_refused_under_a_placeholder_or_foreign_owner_or_an_unreleased_readme() -> None:
+    chosen = Identity(owner="someone", package="horologe", version="1.2.3", description="", released=True)
+    assert unpublishable(chosen) == []
+    placeholder = unpublishable(replace(chosen, owner=PLACEHOLDER))
+    assert placeholder == [
+        "pyproject.toml: [tool.horologe.release] owner: still the placeholder 'choose.an.owner': set the GitHub"
+        " account that will host horologe (docs/releasing.md)"
+    ]
+    assert [reason.split(":")[1] for reason in unpublishable(replace(chosen, owner="Horologe"))] == [
+        " [tool.horologe.release] owner"
+    ]
+    assert "released: false" in unpublishable(replace(chosen, released=False))[0]
+
+
+def test_the_owner_is_the_placeholder_or_the_projects_own() -> None:
+    assert "." not in identity().owner or identity().owner == PLACEHOLDER  # no GitHub account has a dot
+    assert identity().owner.lower() not in FOREIGN
+
+
+@pytest.mark.e2e  # runs `python -m release publishable` as `make release-check` does
+def test_release_check_ends_by_refusing_what_may_not_be_published() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "release", "publishable"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == (1 if unpublishable(identity()) else 0)
+    assert done.stderr.splitlines() == unpublishable(identity())

@@ -4,6 +4,7 @@ with a fresh tool environment or cache, answering the seed's stdio line."""
 from __future__ import annotations
 
 import email
+import re
 import subprocess
 import urllib.request
 import zipfile
@@ -44,6 +45,11 @@ def test_the_wheel_carries_the_version_the_licence_and_the_registry_ownership_li
     assert isinstance(description, str)
     ownership = f"<!-- mcp-name: {dist.me.registry_name} -->"
     assert ownership in description, f"{dist.wheel.name}: mcp-name: the README has no {ownership}"
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    relative = [
+        link for link in re.findall(r"\]\(([^)\s]+)\)", description) if not re.match(r"[a-z][a-z0-9+.-]*:", link)
+    ]
+    assert relative == [], f"{dist.wheel.name}: description: relative links lead nowhere on PyPI: {relative}"
     assert any(name.endswith("licenses/LICENSE") for name in zipfile.ZipFile(dist.wheel).namelist())
     assert dist.sdist.stat().st_size > 0
 

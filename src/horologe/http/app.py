@@ -97,7 +97,7 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
     # Stateless, a single request answered in JSON is served in its own task (horologe.http.direct).
     direct = None if http.stateful else DirectServing(server)
     addresses = ClientAddress(settings.rate_limit.trusted_proxies)
-    edge, closers, public = _edge(settings, policy, metrics, clock, addresses)
+    edge, closers, public = _edge(settings, policy, metrics, addresses)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -138,7 +138,9 @@ def create_app(settings: Settings, clock: Clock | None = None, server: Server[An
         metrics=metrics_endpoint,
         public=public,
     )
-    middleware = [Middleware(AccessLog, metrics=metrics, enabled=http.access_log, client_of=addresses.of)]
+    # Access lines are INFO: a log level above it (`--log-level warning`) turns them off with everything else at INFO.
+    access_log = http.access_log and settings.logging.level in ("DEBUG", "INFO")
+    middleware = [Middleware(AccessLog, metrics=metrics, enabled=access_log, client_of=addresses.of)]
     if http.cors_origins:
         middleware.append(
             Middleware(
@@ -161,7 +163,7 @@ Closer = Callable[[], Awaitable[None]]
 
 
 def _edge(
-    settings: Settings, policy: AccessPolicy, metrics: Metrics, clock: Clock | None, addresses: ClientAddress
+    settings: Settings, policy: AccessPolicy, metrics: Metrics, addresses: ClientAddress
 ) -> tuple[Edge, list[Closer], list[Route]]:
     """The route layers these settings turn on, what to close at shutdown, and the public routes auth adds."""
     http, limits = settings.http, settings.rate_limit
@@ -171,7 +173,7 @@ def _edge(
     public: list[Route] = []
     counter: Counter | None = None
     if limits.enabled or http.stateful or (settings.auth.enabled and limits.auth_failures.strip()):
-        counter = counter_for(limits, clock)
+        counter = counter_for(limits)
         store = counter.storage
         closers.append(lambda: close_storage(store))
     if settings.auth.enabled:

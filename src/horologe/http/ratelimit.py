@@ -1,9 +1,10 @@
 """Rate limits for the HTTP transport, counted with the `limits` library in memory or in Redis (shared by replicas).
 
 Who: the token's subject when auth is on, else the client IP (X-Forwarded-For is believed only from
-`trusted_proxies`). What: each operation counts against the most specific rate configured for it (its tool,
-else its MCP method, else the default). Windows are fixed and aligned to the clock, so every replica agrees on
-them and one Redis round trip (an atomic INCR with expiry) decides a request.
+`trusted_proxies`). What: each operation counts against the most specific rate configured for it (its tool, else its
+MCP method, else the default). How: a moving window (`limits`' moving-window strategy; on Redis an atomic script
+takes the place and another reads the window), so "N/minute" admits at most N in any 60 seconds, never 2N across a
+minute boundary as windows aligned to the clock would. A refused request takes no place in the window.
 
 Answers: 429 with Retry-After and RateLimit-Limit/-Remaining/-Reset (the latter two on every limited response).
 If the store is unreachable: `fail_mode="open"` lets requests through (one warning per outage), `"closed"`
@@ -26,9 +27,9 @@ from typing import Any
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from horologe.clock import Clock, SystemClock
 from horologe.config import RateLimitSection
 from horologe.http.asgi import TOKEN_REFUSED_KEY, refuse
 from horologe.http.errors import RateLimited, RateLimitUnavailable, TooManyRefusedTokens
@@ -126,83 +127,39 @@ class StoreUnavailable(Exception):
     """The counter store did not answer in time or refused the connection."""
 
 
-class Coalescer:
-    """Concurrent increments of one key share a store round trip; each caller still learns its exact count.
-
-    While an increment of a key is on its way to the store, later callers queue; the next trip adds all their
-    amounts at once and hands each caller the count it would have seen had the increments gone one by one
-    (the store's total after the trip, minus what was queued behind it). Counts stay exact and shared across
-    replicas; only the number of round trips drops when many requests for one client arrive together.
-    """
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self._queues: dict[str, list[tuple[int, asyncio.Future[int]]]] = {}
-        self._trips: set[asyncio.Task[None]] = set()  # held so running trips are not garbage-collected
-
-    async def incr(self, key: str, expiry: int, amount: int) -> int:
-        """The key's count after this caller's increment."""
-        waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        queue = self._queues.get(key)
-        if queue is not None:
-            queue.append((amount, waiter))
-            return await waiter
-        self._queues[key] = [(amount, waiter)]
-        trip = asyncio.get_running_loop().create_task(self._drain(key, expiry))
-        self._trips.add(trip)
-        trip.add_done_callback(self._trips.discard)
-        return await waiter
-
-    async def _drain(self, key: str, expiry: int) -> None:
-        while batch := self._queues.get(key):
-            self._queues[key] = []
-            total = sum(amount for amount, _ in batch)
-            try:
-                count = await self.storage.incr(key, expiry, amount=total)
-            except BaseException as exc:
-                for _, waiter in batch:
-                    if not waiter.done():
-                        waiter.set_exception(exc if isinstance(exc, Exception) else RuntimeError("cancelled"))
-                if not isinstance(exc, Exception):
-                    raise
-                continue
-            running = count - total
-            for amount, waiter in batch:
-                running += amount
-                if not waiter.done():
-                    waiter.set_result(running)
-        self._queues.pop(key, None)
-
-
 class Counter:
-    """Fixed, clock-aligned windows counted in a `limits` storage, with a bounded wait and a pause after failures."""
+    """Moving windows counted in a `limits` storage, with a bounded wait and a pause after failures."""
 
-    def __init__(self, storage: Storage, timeout: float, retry_seconds: float, clock: Clock) -> None:
+    def __init__(self, storage: Storage, timeout: float, retry_seconds: float) -> None:
         self.storage = storage
-        self.coalescer = Coalescer(storage)
+        self.strategy = MovingWindowRateLimiter(storage)
         self.timeout = timeout
         self.retry_seconds = retry_seconds
-        self.clock = clock
         self._paused_until = 0.0
         self.failing = False
 
     async def hit(self, bucket: str, identity: str, items: list[RateLimitItem], cost: int) -> Verdict | None:
-        """Count `cost` against every limit of the bucket; the tightest verdict, or None when there are no limits."""
+        """Count `cost` against every limit of the bucket; the tightest verdict, or None when there are no limits.
+
+        Each limit takes the whole cost or, when its window has no room for it, nothing; the shortest windows are
+        asked first and the first refusal ends the count, so a refused request fills no longer window (once the
+        shorter ones let it through, only a refusal by a longer one leaves it counted in the shorter ones)."""
         if not items:
             return None
         if time.monotonic() < self._paused_until:
             raise StoreUnavailable("paused after a failure")
-        now = self.clock.now().timestamp()
         verdicts = []
         try:
             async with asyncio.timeout(self.timeout):
-                for item in items:
-                    period = item.get_expiry()
-                    window = int(now // period)
-                    key = item.key_for(bucket, identity, str(window))
-                    count = await self.coalescer.incr(key, period, cost)
-                    reset = max(1, math.ceil((window + 1) * period - now))
-                    verdicts.append(Verdict(item.amount, max(0, item.amount - count), reset, count <= item.amount))
+                for item in sorted(items, key=lambda item: item.get_expiry()):
+                    allowed = await self.strategy.hit(item, bucket, identity, cost=cost)
+                    stats = await self.strategy.get_window_stats(item, bucket, identity)
+                    # When the oldest entry leaves the window: `limits` stamps entries with time.time(), so this
+                    # reads the same clock (a Clock's instant could disagree with the store's by a tick).
+                    reset = max(1, math.ceil(stats.reset_time - time.time()))  # noqa: TID251
+                    verdicts.append(Verdict(item.amount, max(0, stats.remaining), reset, allowed))
+                    if not allowed:
+                        break
         except Exception as exc:  # the store's own errors, timeouts, refused connections: all mean "unavailable"
             self._paused_until = time.monotonic() + self.retry_seconds
             if not self.failing:
@@ -218,11 +175,10 @@ class Counter:
         return min(refused or verdicts, key=lambda verdict: (verdict.remaining, -verdict.reset))
 
 
-def counter_for(section: RateLimitSection, clock: Clock | None = None) -> Counter:
-    """The counter an app's limits share: the section's store (memory or Redis) and timeouts; `clock` places the
-    windows (the system clock unless given)."""
+def counter_for(section: RateLimitSection) -> Counter:
+    """The counter an app's limits share: the section's store (memory or Redis) and timeouts."""
     timeout = section.storage_timeout_seconds
-    return Counter(storage_for(section.storage_uri, timeout), timeout, section.retry_seconds, clock or SystemClock())
+    return Counter(storage_for(section.storage_uri, timeout), timeout, section.retry_seconds)
 
 
 def storage_for(uri: str, timeout: float) -> Storage:
@@ -312,12 +268,12 @@ class RefusedTokens:
 
     Every refused token (malformed, bad signature, unknown to introspection, expired, foreign) counts against
     `rate_limit.auth_failures` for the caller's IP, in the shared store. The refusal that uses up the limit blocks
-    the address in this process until the window ends: its requests to protected routes are then refused before
-    any token is looked at, so guessing tokens cannot turn into one introspection call (or JWKS refetch) each.
-    Other replicas block it at their own next refusal. Passing requests cost no store round trip, and requests
-    without a token are not counted (they cost nothing, and clients start OAuth discovery with one). When the
-    store is unreachable the token check decides alone (the request rate limit has its own fail mode). One object,
-    made by the app factory, for every protected route.
+    the address in this process until its oldest counted refusal leaves the window: its requests to protected routes
+    are then refused before any token is looked at, so guessing tokens cannot turn into one introspection call (or
+    JWKS refetch) each. Other replicas block it at their own next refusal. Passing requests cost no store round
+    trip, and requests without a token are not counted (they cost nothing, and clients start OAuth discovery with
+    one). When the store is unreachable the token check decides alone (the request rate limit has its own fail
+    mode). One object, made by the app factory, for every protected route.
     """
 
     MAX_BLOCKED = 65536  # addresses held at once; expired ones are dropped first

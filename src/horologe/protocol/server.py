@@ -100,7 +100,7 @@ def build_server(
         registered |= {"on_list_prompts": handlers.list_prompts, "on_get_prompt": handlers.get_prompt}
     server: Server[Any] = Server(
         settings.server.name,
-        version=settings.server.version or __version__,
+        version=__version__,  # always horologe's: `server.version` in a configuration file is not used
         title=SERVER_TITLE,
         description="Time, timezones and DST done right.",
         instructions=instructions(default_zone, settings),
