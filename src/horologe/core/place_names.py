@@ -106,7 +106,7 @@ def named_places(places: Gazetteer, text: str) -> list[Candidate]:
     folded = fold(text)
     found = [*_cities(places, folded), *_divisions(places, folded)]
     seen = {candidate.zones[0] for candidate in found}
-    for zone in places.exemplars.get(folded, ()):
+    for zone in places.exemplars(folded):
         if zone not in seen:
             for country in tzdb.zone_countries(zone):
                 found.append(Candidate(f"{text.strip()}, {country}", "city", country, "", (zone,), 0.0))

@@ -563,7 +563,7 @@ def _by_primary_city(lookup: _Lookup) -> ResolvedZone | None:
 def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
     if lookup.places is None:
         return None
-    return _city_zone(lookup, lookup.places.exemplars.get(fold(lookup.text), ()))
+    return _city_zone(lookup, lookup.places.exemplars(fold(lookup.text)))
 
 
 def _by_any_city(lookup: _Lookup) -> ResolvedZone | None:
@@ -618,7 +618,8 @@ def _country_code(text: str, places: Gazetteer | None = None) -> str | None:
     folded = fold(stripped)
     code = _country_names().get(folded)
     if code is None and places is not None:
-        code = places.countries.get(folded)
+        found = places.country(folded)
+        code = found.code if found is not None else None
     return code
 
 
@@ -923,8 +924,9 @@ def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) 
         key = _prefer_primary(_cities()[candidate])[0]
         _keep_best(scored, key, key, _ratio(folded, candidate))
     if places is not None and folded:
-        for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
-            place = places.spellings[candidate]
+        spellings = places.spellings(folded[0], *_close_lengths(folded))
+        for candidate in _close(folded, spellings):
+            place = spellings[candidate]
             _keep_best(scored, place.zone, city_label(place), _ratio(folded, candidate))
     ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in tzdb.primary_names(), zone))
     return [(scored[zone][1], zone) for zone in ranked[:limit]]
@@ -937,6 +939,12 @@ def _close(typed: str, names: Iterable[str]) -> list[str]:
         return []
     close = difflib.get_close_matches(typed, names, n=10, cutoff=0.7)
     return [name for name in close if _edits(typed, name, allowed) <= allowed]
+
+
+def _close_lengths(typed: str) -> tuple[int, int]:
+    """The lengths of names that `_close` can find for `typed` (difflib's length bound for its 0.7 cutoff: twice the
+    shorter length over both lengths), a character wider on each side against rounding."""
+    return int(len(typed) * 0.7 / 1.3) - 1, int(len(typed) * 1.3 / 0.7) + 1
 
 
 def _edits(a: str, b: str, limit: int) -> int:
