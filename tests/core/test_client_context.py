@@ -156,10 +156,8 @@ def test_responses_and_odd_params_are_left_alone() -> None:
 # --- the user's zone from userLocation (SEP-1809) ----------------------------------------------------------------
 
 PLACES = from_text(
-    
-        "c\tValencia\tvalencia\t\tVE\t07\t1600000\tAmerica/Caracas\n"
-        "c\tValencia\tvalencia\t\tES\t60\t800000\tEurope/Madrid\n"
-    
+    "c\tValencia\tvalencia\t\tVE\t07\t1600000\tAmerica/Caracas\n"
+    "c\tValencia\tvalencia\t\tES\t60\t800000\tEurope/Madrid\n"
 )
 
 

@@ -10,7 +10,6 @@ the edge with the table, so that a place given by coordinates is read the way th
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,18 +26,49 @@ FUZZY_POPULATION: Final = 100_000
 Locate = Callable[[float, float], str | None]
 Query = Callable[[str, Sequence[object]], list[tuple[Any, ...]]]
 """SQL over the compiled places table (`SCHEMA`) with its parameters -> the rows it answers."""
-_SEPARATORS = re.compile(r"[\W_]+")
 _ACCENT, _LAST_ACCENT = "\u0300", "\u036f"  # Unicode's Combining Diacritical Marks
+_LETTERS: Final = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "ħ": "h",
+        "Ħ": "H",
+        "ı": "i",  # noqa: RUF001
+        "ŀ": "l",
+        "Ŀ": "L",
+    }
+    | {"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "TH", "ð": "d", "Ð": "D", "ŧ": "t", "Ŧ": "T"}
+)
+"""Letters people type without their stroke or as two letters ('Tromso', 'Lodz', 'Faeroe'): Unicode gives them no
+decomposition, so dropping accents alone would keep them."""
 
 
 @lru_cache(maxsize=1024)
 def fold(text: str) -> str:
-    """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space (the readers of
-    one lookup fold the same text several times: cached)."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("&", " and "))
+    """Text folded for loose matching: accents dropped and letters written as people type them without ('ø' -> 'o',
+    'ß' -> 'ss', 'æ' -> 'ae'), case folded, punctuation runs as one space; the marks of other scripts (Devanagari's
+    vowel signs, kana's voicing) stay part of their word (the readers of one lookup fold the same text several
+    times: cached)."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("&", " and ").translate(_LETTERS))
     # Only Latin-style accents go ('é' -> 'e'); kana voicing marks stay ('バ' is not 'ハ').
     bare = unicodedata.normalize("NFC", "".join(char for char in decomposed if not _ACCENT <= char <= _LAST_ACCENT))
-    return " ".join(_SEPARATORS.sub(" ", bare.casefold()).split())
+    return _words(bare.casefold())
+
+
+@lru_cache(maxsize=1024)
+def mark_fold(text: str) -> str:
+    """Text folded as `fold` does but keeping every letter's accents and strokes ('Münster' -> 'münster'): where it
+    differs from `fold`, the text carries marks that tell namesakes apart (`Gazetteer.marked`)."""
+    return _words(unicodedata.normalize("NFKC", text.replace("&", " and ")).casefold())
+
+
+def _words(text: str) -> str:
+    """Runs of anything but letters, digits and combining marks as one space, trimmed."""
+    return " ".join("".join(c if c.isalnum() or unicodedata.category(c)[0] == "M" else " " for c in text).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +230,18 @@ class Gazetteer:
         )
         return _Places(self, dict(found))
 
+    def marked(self, text: str) -> frozenset[tuple[str, str, str, str]]:
+        """The places whose own name, with its marks, is `mark_fold(text)` ('Münster' is Münster, DE; not Munster,
+        Ireland): (kind, country, division or '', city's name or ''), a country's names in every language kept."""
+        return frozenset(self._rows("SELECT kind, country, code, name FROM marked WHERE written = ?", mark_fold(text)))
+
+    def subdivisions_named(self, folded: str) -> tuple[tuple[str, str, str], ...]:
+        """The subdivisions holiday calendars take that a folded name names, in any country: (country, code, display
+        name) ('scotland': GB, SCT, Scotland)."""
+        return tuple(
+            self._rows("SELECT country, code, display FROM subdivision_name WHERE name = ? ORDER BY seq", folded)
+        )
+
     def zones_by_population(self, country: str) -> list[str]:
         """A country's zones, the most populous first (by the people of its cities in the table)."""
         return [
@@ -260,6 +302,10 @@ CREATE TABLE division_name (name TEXT, seq INTEGER, country TEXT, code TEXT, oth
     PRIMARY KEY (name, seq)) WITHOUT ROWID;
 CREATE TABLE division_code (written TEXT, seq INTEGER, country TEXT, code TEXT,
     PRIMARY KEY (written, seq)) WITHOUT ROWID;
+CREATE TABLE marked (written TEXT, seq INTEGER, kind TEXT, country TEXT, code TEXT, name TEXT,
+    PRIMARY KEY (written, seq)) WITHOUT ROWID;
+CREATE TABLE subdivision_name (name TEXT, seq INTEGER, country TEXT, code TEXT, display TEXT,
+    PRIMARY KEY (name, seq)) WITHOUT ROWID;
 CREATE TABLE subdivision (country TEXT, seq INTEGER, code TEXT, display TEXT, names TEXT, PRIMARY KEY (country, seq))
     WITHOUT ROWID;
 """
@@ -294,6 +340,7 @@ def compile_rows(text: str) -> Iterator[tuple[str, tuple[object, ...]]]:
                 "INSERT INTO city VALUES (?, ?, ?, ?, ?, ?)",
                 (city, display, country, division, int(population), zone),
             )
+            yield from _marked("city", country, division, display, [display], seq)
             for alternate, field in ((0, names), (1, alternates)):
                 for name in field.split("|") if field else ():
                     yield "INSERT OR IGNORE INTO city_name VALUES (?, ?, ?)", (name, city, alternate)
@@ -304,14 +351,16 @@ def compile_rows(text: str) -> Iterator[tuple[str, tuple[object, ...]]]:
             for name in names.split("|"):
                 yield "INSERT INTO exemplar VALUES (?, ?, ?)", (name, next(seq), zone)
         elif kind == "k":
-            code, people, english, other, zones = fields
+            code, people, english, other, zones, marked = fields
             yield "INSERT INTO country VALUES (?, ?, ?)", (code, int(people), zones)
+            yield from _marked("country", code, "", "", marked.split("|") if marked else [], seq)
             for own, field in ((1, english), (0, other)):
                 for name in field.split("|") if field else ():
                     yield "INSERT OR IGNORE INTO country_name VALUES (?, ?, ?, ?)", (name, next(seq), code, own)
         elif kind == "r":
             country, code, display, names, others, codes, people, zones = fields
             yield "INSERT INTO division VALUES (?, ?, ?, ?, ?, ?)", (country, code, display, int(people), zones, codes)
+            yield from _marked("region", country, code, display, [display], seq)
             for translated, field in ((0, names), (1, others)):
                 for name in field.split("|") if field else ():
                     yield (
@@ -324,3 +373,14 @@ def compile_rows(text: str) -> Iterator[tuple[str, tuple[object, ...]]]:
         elif kind == "s":
             country, code, display, names = fields
             yield "INSERT INTO subdivision VALUES (?, ?, ?, ?, ?)", (country, next(seq), code, display, names)
+            for name in dict.fromkeys(names.split("|")) if names else ():
+                yield "INSERT INTO subdivision_name VALUES (?, ?, ?, ?, ?)", (name, next(seq), country, code, display)
+
+
+def _marked(
+    kind: str, country: str, code: str, name: str, written: list[str], seq: Iterator[int]
+) -> Iterator[tuple[str, tuple[object, ...]]]:
+    """A place's names that carry marks, as `mark_fold` writes them (a name without marks is not stored)."""
+    for marked in dict.fromkeys(mark_fold(text) for text in written):
+        if marked and marked != fold(marked):
+            yield "INSERT INTO marked VALUES (?, ?, ?, ?, ?, ?)", (marked, next(seq), kind, country, code, name)

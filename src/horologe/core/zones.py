@@ -807,11 +807,21 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
     inside = [candidate for candidate in named if all(in_scope(candidate, scope) for scope in scopes)]
     if not inside:  # the qualifier names another place, or none we know ('Viena, Austira'): say where the name is
         elsewhere = _distinct(named)[:3]
+        places = _labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now)
+        unknown = [qualifier for qualifier, scope in zip(qualifiers, scopes, strict=True) if not scope]
+        if unknown:
+            raise InvalidTimezone(
+                N_("{qualifier} is not a country, state or province we know; {name} is in {places}."),
+                qualifier=repr(unknown[0]),
+                name=repr(name),
+                places=places,
+                suggestions=[candidate.zones[0] for candidate in elsewhere],
+            )
         raise InvalidTimezone(
             N_("There is no {name} in {qualifier} that we know; {name} is in {places}."),
             name=repr(name),
             qualifier=repr(", ".join(qualifiers)),
-            places=_labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now),
+            places=places,
             suggestions=[candidate.zones[0] for candidate in elsewhere],
         )
     return _ranked(lookup, inside, name)
