@@ -45,7 +45,8 @@ def test_letters_fold_as_people_type_them_and_marks_are_kept_apart(text: str, fo
         ("Lodz", "Europe/Warsaw", "Łódź, PL"),
         ("アルトヴィン", "Europe/Istanbul", "Artvin, TR"),  # Artvin in Japanese, not Haiti's Artibonite
         ("Zürich", "Europe/Zurich", "Zürich, CH"),
-        ("Québec", "America/Toronto", "Québec, CA"),
+        ("San José", "America/Costa_Rica", "San José, CR"),  # not San Jose, California
+        ("Córdoba", "America/Argentina/Cordoba", "Córdoba, AR"),  # its province, written "Cordoba", stays
     ],
 )
 def test_a_name_with_marks_is_the_place_so_written(text: str, zone: str, label: str) -> None:

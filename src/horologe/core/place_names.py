@@ -36,9 +36,11 @@ Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer 
    alongside ('Jalapa' for Xalapa).
 
 6. A name typed with marks (accents, strokes: 'Münster', 'Åland') is the place of that name with those marks when the
-   table has one: a namesake whose own name differs only by its marks is left out ('Münster' is the German city, not
-   Munster, Ireland; 'Åland' the islands, by their Swedish name, not Aland, India). Typed without marks, a name is
-   every place it folds to ('Munster' is both).
+   table has one: a namesake in another country whose own name differs only by its marks is left out ('Münster' is
+   the German city, not Munster, Ireland; 'Åland' the islands, by their Swedish name, not Aland, India; 'San José'
+   Costa Rica's capital, not San Jose, California). In the country of such a place every namesake stays (GeoNames
+   writes some divisions without their marks: 'Córdoba' is still the Argentine city standing for its province
+   'Cordoba'). Typed without marks, a name is every place it folds to ('Munster' is both).
 
 A division's codes ('OR', 'NSW') name it only as a qualifier ('Portland, OR'); alone, 'OR' is no place.
 """
@@ -137,15 +139,15 @@ def qualifier_scopes(places: Gazetteer, text: str, country: str | None = None) -
 
 
 def by_marks(places: Gazetteer, text: str, found: list[Candidate]) -> list[Candidate]:
-    """The candidates of a name typed with marks, without the namesakes that differ from it only by their marks, when
-    the table has a place of the name as typed (rule 6)."""
+    """The candidates of a name typed with marks, without the namesakes in other countries that differ from it only by
+    their marks, when the table has a place of the name as typed (rule 6)."""
     if mark_fold(text) == fold(text):
         return found
     hits = places.marked(text)
     if not hits:
         return found
-    folded = fold(text)
-    return [c for c in found if _identity(c) in hits or fold(_own_name(c)) != folded]
+    folded, countries = fold(text), {country for _, country, _, _ in hits}
+    return [c for c in found if _identity(c) in hits or c.country in countries or fold(_own_name(c)) != folded]
 
 
 def _identity(candidate: Candidate) -> tuple[str, str, str, str]:
