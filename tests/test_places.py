@@ -3,18 +3,22 @@ names, countries, coordinates, ambiguous names, and suggestions that name their 
 
 from __future__ import annotations
 
-import gzip
+import sqlite3
 from datetime import UTC, datetime
-from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
+from horologe import datafiles, holiday_index
+from horologe import places as places_module
+from horologe.cli import main
 from horologe.core import tzdb
 from horologe.core.client_context import read_client_context
 from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
-from horologe.core.gazetteer import fold
+from horologe.core.gazetteer import Gazetteer, fold
 from horologe.core.zones import resolve_zone
-from horologe.places import TABLE, gazetteer, zone_at
+from horologe.datafiles import DataFileError, packaged
+from horologe.places import TABLE, gazetteer, open_table, zone_at
 
 JULY = datetime(2026, 7, 1, 12, tzinfo=UTC)
 
@@ -212,16 +216,20 @@ def test_coordinates_map_to_the_zone_there(latitude: float, longitude: float, zo
 
 
 def test_the_packaged_table_names_only_zones_of_this_tzdata_and_is_folded_as_the_resolver_folds() -> None:
-    text = gzip.decompress(files("horologe.data").joinpath(TABLE).read_bytes()).decode("utf-8")
-    rows = [line.split("\t") for line in text.splitlines() if line.startswith("c\t")]
+    table = sqlite3.connect(f"{packaged(TABLE).as_uri()}?mode=ro", uri=True)
+    rows = table.execute("SELECT name, zone, row FROM city").fetchall()
     assert len(rows) > 30_000
-    assert {row[7] for row in rows} <= tzdb.zone_names()
-    assert all(row[2].split("|")[0] == fold(row[1]) for row in rows)
-    regions = [line.split("\t") for line in text.splitlines() if line.startswith("r\t")]
+    assert {zone for _, zone, _ in rows} <= tzdb.zone_names()
+    own = set(table.execute("SELECT name, row FROM city_name WHERE alternate = 0"))
+    assert all((fold(name), row) in own for name, _, row in rows)
+    regions = table.execute("SELECT zones FROM division").fetchall()
     assert len(regions) > 3_000
-    assert {entry.split("=")[0] for row in regions for entry in row[8].split("|")} <= tzdb.zone_names()
-    assert all(name == fold(name) for row in regions for name in row[4].split("|") + row[5].split("|"))
-    assert "GeoNames" in text.splitlines()[0] and "CC BY 4.0" in text.splitlines()[0]
+    assert {entry.split("=")[0] for (zones,) in regions for entry in zones.split("|")} <= tzdb.zone_names()
+    assert all(name == fold(name) for (name,) in table.execute("SELECT name FROM division_name"))
+    assert all(name == fold(name) for (name,) in table.execute("SELECT name FROM city_name LIMIT 5000"))
+    about = table.execute("SELECT text FROM about").fetchone()[0]
+    assert "GeoNames" in about and "CC BY 4.0" in about
+    assert table.execute("PRAGMA quick_check").fetchone() == ("ok",)
 
 
 # --- issue 27: qualified places, regions, coordinates, more scripts ---------------------------------------------------
@@ -285,7 +293,8 @@ def test_an_unknown_qualifier_names_the_forms_accepted() -> None:
 @pytest.mark.parametrize("text", ["Vienna, Narnia", "Viena, Austira"])
 def test_a_known_name_with_an_unknown_qualifier_says_where_the_name_is(text: str) -> None:
     error = unknown(text)
-    assert "that we know; " in str(error)
+    qualifier = text.split(", ")[1]
+    assert f"{qualifier!r} is not a country, state or province we know; {text.split(', ')[0]!r} is in " in str(error)
     assert "'Vienna, AT' (Europe/Vienna, UTC+02:00)" in str(error)
     assert error.suggestions[0] == "Europe/Vienna"
 
@@ -516,3 +525,45 @@ def test_a_client_region_of_several_clocks_gives_no_zone_and_says_why() -> None:
     context = read_client_context({"userLocation": {"region": "Indiana", "country": "US"}}, places=gazetteer())
     assert context.zone is None
     assert "keeps 2 clocks" in context.ignored["userLocation.region"]
+
+
+# --- a missing or damaged table stops start-up, naming the file ----------------------------------------------------
+
+
+def test_a_missing_damaged_truncated_or_foreign_table_is_refused_naming_the_file(tmp_path: Path) -> None:
+    missing = tmp_path / "places.sqlite3"
+    with pytest.raises(DataFileError, match=f"the data file {missing} is missing; reinstall horologe"):
+        open_table(missing)
+    missing.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(DataFileError, match=f"the data file {missing} is damaged \\(not a SQLite file\\)"):
+        open_table(missing)
+    whole = packaged(TABLE).read_bytes()
+    missing.write_bytes(whole[:-4096])
+    with pytest.raises(DataFileError, match=r"is damaged \(its header says"):
+        open_table(missing)
+    damaged = bytearray(whole)
+    damaged[4096 * 3 : 4096 * 4] = bytes(4096)  # a page of the schema's tables zeroed
+    missing.write_bytes(damaged)
+    with pytest.raises(DataFileError, match=f"the data file {missing} is damaged"):
+        open_table(missing)("SELECT count(*) FROM city_name WHERE name > ''", ())
+    missing.write_bytes(whole)
+    assert open_table(missing)("SELECT count(*) FROM country", ()) == [(250,)]
+    with pytest.raises(DataFileError, match="has layout 1, this horologe reads 2"):
+        open_table(missing, version=2)
+
+
+def test_serving_stops_at_start_up_when_a_data_file_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone = tmp_path / "places.sqlite3"
+    monkeypatch.setattr(places_module, "gazetteer", lambda: Gazetteer(lambda: open_table(gone)))
+    assert main(["serve"]) == 2
+    assert f"horologe: the data file {gone} is missing; reinstall horologe" in capsys.readouterr().err
+
+
+def test_a_damaged_holiday_index_is_refused_naming_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    damaged = tmp_path / "holiday_names.tsv.gz"
+    damaged.write_bytes(packaged("holiday_names.tsv.gz").read_bytes()[:-9])
+    monkeypatch.setattr(datafiles, "packaged", lambda name: damaged)
+    with pytest.raises(DataFileError, match=f"the data file {damaged} is damaged"):
+        holiday_index.check()

@@ -209,6 +209,15 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 
 def _serve(settings: Settings) -> int:
+    from horologe import holiday_index, places
+    from horologe.datafiles import DataFileError
+
+    try:
+        places.check()
+        holiday_index.check()
+    except DataFileError as exc:
+        print(f"horologe: {exc}", file=sys.stderr)
+        return 2
     if settings.server.transport == "http":
         from horologe.http.serve import serve_http  # the HTTP stack loads only for HTTP
 
@@ -224,13 +233,11 @@ def _serve(settings: Settings) -> int:
     from horologe.heap import settle_after_startup
     from horologe.protocol.server import build_server
     from horologe.stdio import serve_stdio
-    from horologe.tools.reading import warm_in_background
 
     server = build_server(settings, SystemClock())
     settle_after_startup()
     if sys.stdin is not None and sys.stdin.isatty():
         print(WAITING_ON_A_TERMINAL, file=sys.stderr)
-    warm_in_background(then=settle_after_startup)
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:

@@ -16,9 +16,6 @@ def settle_after_startup() -> None:
     No `gc.collect()` first: at that point it found nothing to free and cost about 60 ms of start-up, which
     stdio clients wait for.
 
-    Entry points call it again once background warming is done (`warm_in_background(then=...)`): the grammar
-    tables, holiday index and places table it builds are start-up objects too.
-
     Call it from the process entry points (not from library code such as `create_app`): it changes the whole
     process's collector.
     """

@@ -4,11 +4,10 @@ name up in it (`horologe.core.holiday_names`) and works out the dates from those
 
 from __future__ import annotations
 
-import gzip
 from functools import cache
-from importlib.resources import files
 
 from horologe.core.holiday_names import NameIndex
+from horologe.datafiles import read_gzip_text
 
 TABLE = "holiday_names.tsv.gz"
 
@@ -34,5 +33,10 @@ def _rows() -> list[tuple[str, str]]:
     return rows
 
 
+def check() -> None:
+    """Read the index's file now (its checksum verified), so that a missing or damaged one stops start-up naming it."""
+    _text()
+
+
 def _text() -> str:
-    return gzip.decompress(files("horologe.data").joinpath(TABLE).read_bytes()).decode("utf-8")
+    return read_gzip_text(TABLE)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from horologe.core.client_context import NO_CONTEXT, read_client_context
-from horologe.core.gazetteer import Gazetteer
+from horologe.places import from_text
 from horologe.wire import CLIENT_CONTEXT_META, normalize_request
 from tests.sep1809 import EXAMPLE_3
 
@@ -155,11 +155,9 @@ def test_responses_and_odd_params_are_left_alone() -> None:
 
 # --- the user's zone from userLocation (SEP-1809) ----------------------------------------------------------------
 
-PLACES = Gazetteer(
-    lambda: (
-        "c\tValencia\tvalencia\t\tVE\t07\t1600000\tAmerica/Caracas\n"
-        "c\tValencia\tvalencia\t\tES\t60\t800000\tEurope/Madrid\n"
-    )
+PLACES = from_text(
+    "c\tValencia\tvalencia\t\tVE\t07\t1600000\tAmerica/Caracas\n"
+    "c\tValencia\tvalencia\t\tES\t60\t800000\tEurope/Madrid\n"
 )
 
 

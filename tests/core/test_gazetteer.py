@@ -1,4 +1,4 @@
-"""The places table's parser and search, on a small table written here (the packaged one: tests/test_places.py)."""
+"""The places table compiled and searched, on a small table written here (the packaged one: tests/test_places.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from horologe.core.errors import AmbiguousTimezone, InvalidTimezone
-from horologe.core.gazetteer import Country, Division, Gazetteer, Place
+from horologe.core.gazetteer import Country, Division, Gazetteer, Place, Query
 from horologe.core.zones import resolve_zone
+from horologe.places import compile_table, from_text
 
 TABLE = "\n".join(
     [
@@ -23,8 +24,8 @@ TABLE = "\n".join(
         "c\tSmallville\tsmallville\tkent town\tUS\tKS\t20000\tAmerica/Chicago",
         "c\tArizona\tarizona\t\tHN\t01\t20000\tAmerica/Tegucigalpa",
         "z\tEurope/Vienna\twien|vienne|ウィーン",
-        "k\tJP\t126000000\tjapan\tjapon|日本\tAsia/Tokyo=90000000",
-        "k\tUS\t330000000\tunited states\tetats unis\tAmerica/New_York=100000000|America/Chicago=60000000",
+        "k\tJP\t126000000\tjapan\tjapon|日本\tAsia/Tokyo=90000000\t",
+        "k\tUS\t330000000\tunited states\tetats unis\tAmerica/New_York=100000000|America/Chicago=60000000\tétats unis",
         "r\tUS\tOR\tOregon\toregon|us or\tорегон\tor\t3000000\tAmerica/Los_Angeles=3000000",
         "r\tUS\tME\tMaine\tmaine|us me\t\tme\t900000\tAmerica/New_York=900000",
         "r\tUS\tAZ\tArizona\tarizona|us az\t\taz\t7000000\tAmerica/Phoenix=6900000|America/Denver=100000",
@@ -36,21 +37,22 @@ TABLE = "\n".join(
 
 
 def table() -> Gazetteer:
-    return Gazetteer(lambda: TABLE)
+    return from_text(TABLE)
 
 
-def test_the_table_is_read_on_the_first_search_only() -> None:
-    reads: list[int] = []
+def test_the_table_is_opened_on_the_first_search_only() -> None:
+    opened: list[int] = []
+    compiled = compile_table(TABLE)
 
-    def source() -> str:
-        reads.append(1)
-        return TABLE
+    def open_table() -> Query:
+        opened.append(1)
+        return lambda sql, parameters: compiled.execute(sql, parameters).fetchall()
 
-    places = Gazetteer(source)
-    assert reads == []
+    places = Gazetteer(open_table)
+    assert opened == []
     assert len(places) == 9
     places.matches("valencia")
-    assert reads == [1]
+    assert opened == [1]
 
 
 def test_a_name_finds_its_cities_largest_first() -> None:
@@ -76,7 +78,8 @@ def test_every_part_of_a_slashed_name_is_a_name() -> None:
 
 def test_exemplars_and_country_names() -> None:
     places = table()
-    assert places.exemplars["ウィーン"] == ("Europe/Vienna",)
+    assert places.exemplars("ウィーン") == ("Europe/Vienna",)
+    assert places.exemplars("narnia") == ()
     assert places.countries["japon"] == "JP"
     assert places.country("japan") == Country("JP", 126_000_000, True, (("Asia/Tokyo", 90_000_000),))
     assert places.country("japon") == Country("JP", 126_000_000, False, (("Asia/Tokyo", 90_000_000),))
@@ -100,11 +103,13 @@ def test_subdivisions_holiday_calendars_take() -> None:
     assert table().subdivisions("AT") == ()
 
 
-def test_spellings_are_the_larger_cities_names() -> None:
-    spellings = table().spellings
+def test_spellings_are_the_larger_cities_names_by_initial_and_length() -> None:
+    spellings = table().spellings("g", 1, 20)
     assert spellings["guangzhou"].zone == "Asia/Shanghai"
-    assert "smallville" not in spellings and "kent town" not in spellings
-    assert len(spellings) == len(list(spellings))
+    assert list(spellings) == ["guangzhou"] and len(spellings) == 1
+    assert list(table().spellings("c", 1, 20)) == ["canton"]  # Guangzhou's other name; Canton, Ohio is small
+    assert "smallville" not in table().spellings("s", 1, 20) and "kent town" not in table().spellings("k", 1, 20)
+    assert list(table().spellings("g", 1, 8)) == []
 
 
 def test_zones_of_a_country_by_population() -> None:
@@ -169,7 +174,7 @@ def test_coordinates_need_a_lookup() -> None:
 
 def test_coordinates_where_the_lookup_knows_no_zone_are_refused() -> None:
     with pytest.raises(InvalidTimezone, match=r"No timezone is known at 48\.2, 16\.4"):
-        resolve_zone("48.2, 16.4", places=Gazetteer(lambda: TABLE, lambda latitude, longitude: None))
+        resolve_zone("48.2, 16.4", places=from_text(TABLE, lambda latitude, longitude: None))
 
 
 def test_a_region_of_the_table_by_name_code_and_other_name() -> None:

@@ -3,7 +3,6 @@ every tool, and results that say how they read them (fixed clock: Sunday 2026-11
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -160,18 +159,6 @@ async def test_a_duration_between_times_said_in_another_zone_is_shown_in_it(clie
     body = await structured(client, "calculate_duration", {"start_time": "9am PST", "end_time": "5pm PST"})
     assert (body["start"], body["end"]) == ("2026-11-21T09:00:00-08:00", "2026-11-21T17:00:00-08:00")
     assert body["duration"]["hours"] == 8
-
-
-def test_warming_compiles_every_table_and_loads_the_data_a_first_phrase_needs() -> None:
-    from horologe.core import holiday_names, relative_grammar
-    from horologe.core.relative_lang import LANGUAGES
-    from horologe.tools.reading import warm_in_background
-
-    settled = threading.Event()
-    warm_in_background(then=settled.set).join(timeout=120)
-    assert settled.is_set()  # what comes after warming (the entry points settle the heap) ran once it was done
-    assert relative_grammar._table.cache_info().currsize >= len(LANGUAGES) * len(relative_grammar.TABLES)
-    assert holiday_names._codes.cache_info().currsize == 1
 
 
 async def test_a_zone_after_a_time_is_looked_for_only_in_the_last_words(

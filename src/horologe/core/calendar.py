@@ -111,6 +111,9 @@ SubdivisionNames = Callable[[str], Sequence[tuple[str, str, tuple[str, ...]]]]
 """A country's subdivisions by name: (code, display name, folded names in many languages), e.g. the places table's."""
 CountryNames = Mapping[str, tuple[str, ...]]
 """Folded country name -> the ISO codes it names (several for a shared name, 'Korea'), e.g. `zones.country_names`."""
+PartsNamed = Callable[[str], Sequence[tuple[str, str, str]]]
+"""A folded name -> the subdivisions with holidays of their own it names, in any country: (country, code, display
+name), e.g. the places table's `subdivisions_named`."""
 
 
 def holiday_calendar(
@@ -122,12 +125,16 @@ def holiday_calendar(
     extra: Mapping[date, str] | None = None,
     names: SubdivisionNames | None = None,
     countries: CountryNames | None = None,
+    parts: PartsNamed | None = None,
 ) -> HolidayCalendar:
     """Holidays of a country, by ISO code (case-insensitive; an alias the package knows, 'UK', answers as 'GB') or,
     with `countries`, by name ('Germany', 'Deutschland'), and an optional subdivision, by code or, with `names`, by
-    name in any of their languages ('Bavaria', 'Bayern', 'Baviera' -> BY); weekend from the package."""
+    name in any of their languages ('Bavaria', 'Bayern', 'Baviera' -> BY); with `parts`, a subdivision with holidays
+    of its own given as the country is that country and subdivision ('England': GB, ENG; 'Bavaria': DE, BY; a
+    country's own name stays the country: 'Georgia' is GE); weekend from the package."""
     import holidays
 
+    country, subdivision = _part_named(country, subdivision, countries, parts)
     base = holidays.country_holidays(_checked_country(country, countries))
     code = base.country
     subdiv = _checked_subdivision(code, subdivision, base, names(code) if names else ()) if subdivision else None
@@ -298,6 +305,50 @@ def _checked_country(country: str, named: CountryNames | None) -> str:
         also=(*hint, use),
         suggestions=suggestions,
     )
+
+
+def _part_named(
+    country: str, subdivision: str | None, known: CountryNames | None, parts: PartsNamed | None
+) -> tuple[str, str | None]:
+    """The country and subdivision meant when `country` names a subdivision with its own holidays ('Scotland': GB,
+    SCT); refused naming them when the name is several such parts, or naming both when `subdivision` names another."""
+    if parts is None or country.strip().upper() in _country_codes():
+        return country, subdivision
+    folded = fold(country[:MAX_SUBDIVISION])
+    found = list(
+        dict.fromkeys(part for part in parts(folded) if part[0] in _country_codes() and part[0] in countries())
+    )
+    named = (known or {}).get(folded, ())
+    if named:  # a country's name: only a part of that country ('England' is GB's), else the country ('Georgia')
+        found = [part for part in found if part[0] in named]
+    if not found:
+        return country, subdivision
+    if len({(c, code) for c, code, _ in found}) > 1:
+        raise InvalidArgument(
+            N_(
+                "{name} names several places with holidays of their own: {parts}. Pass the country's ISO code as "
+                "country and the part you mean as subdivision."
+            ),
+            name=repr(country[:60]),
+            parts=", ".join(f"{name} ({c}-{code})" for c, code, name in found),
+            suggestions=[f"{c}-{code}" for c, code, _ in found],
+        )
+    code, part, _ = found[0]
+    given = (subdivision or "").strip()
+    if given and given.casefold() != part.casefold() and fold(given[:MAX_SUBDIVISION]) != folded:
+        raise InvalidArgument(
+            N_(
+                "{name} is a part of {country} ({code}-{part}), and subdivision {subdivision} names another. Pass "
+                "country {code} with the subdivision you mean."
+            ),
+            name=repr(country[:60]),
+            country=countries().get(code, code),
+            code=code,
+            part=part,
+            subdivision=repr(given[:60]),
+            suggestions=[f"{code}-{part}"],
+        )
+    return code, part
 
 
 def _checked_subdivision(

@@ -1,21 +1,20 @@
 """The names people type for places: cities, first-level divisions (states, provinces, regions) and countries with
 their zones and people, zones' exemplar cities, the subdivisions holiday calendars take.
 
-The table is text (`scripts/build_places.py` writes it, `horologe.places` reads the packaged file and hands it
-here): this module only parses and searches it, with names already folded (`fold`). The
-indexes are built on the first search, so a server that is only ever given IANA names never builds them. The
-coordinates lookup (`locate`, latitude and longitude to a zone) comes in from the edge with the table, so that a
-place given by coordinates is read the way the table's places were built.
+The table is compiled at build time (`scripts/build_places.py` writes its rows as text, `compile_rows` stores them in
+the tables of `SCHEMA`) and searched where it lies: each search is a query over the compiled file (`Query`, handed in
+by `horologe.places`), so nothing is unpacked or indexed in memory and a first search costs what any other does.
+Names are stored folded (`fold`). The coordinates lookup (`locate`, latitude and longitude to a zone) comes in from
+the edge with the table, so that a place given by coordinates is read the way the table's places were built.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Final
+from typing import Any, Final
 
 ALTERNATE_WEIGHT: Final = 0.05
 """An alternate, former or foreign name counts a twentieth of the place's people against places that bear it as their
@@ -25,18 +24,51 @@ FUZZY_POPULATION: Final = 100_000
 """Spelling suggestions come from cities of at least this many people (and every zone's own city)."""
 
 Locate = Callable[[float, float], str | None]
-_SEPARATORS = re.compile(r"[\W_]+")
+Query = Callable[[str, Sequence[object]], list[tuple[Any, ...]]]
+"""SQL over the compiled places table (`SCHEMA`) with its parameters -> the rows it answers."""
 _ACCENT, _LAST_ACCENT = "\u0300", "\u036f"  # Unicode's Combining Diacritical Marks
+_LETTERS: Final = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "ħ": "h",
+        "Ħ": "H",
+        "ı": "i",  # noqa: RUF001
+        "ŀ": "l",
+        "Ŀ": "L",
+    }
+    | {"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "TH", "ð": "d", "Ð": "D", "ŧ": "t", "Ŧ": "T"}
+)
+"""Letters people type without their stroke or as two letters ('Tromso', 'Lodz', 'Faeroe'): Unicode gives them no
+decomposition, so dropping accents alone would keep them."""
 
 
 @lru_cache(maxsize=1024)
 def fold(text: str) -> str:
-    """Text folded for loose matching: accents dropped, case folded, punctuation runs as one space (the readers of
-    one lookup fold the same text several times: cached)."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("&", " and "))
+    """Text folded for loose matching: accents dropped and letters written as people type them without ('ø' -> 'o',
+    'ß' -> 'ss', 'æ' -> 'ae'), case folded, punctuation runs as one space; the marks of other scripts (Devanagari's
+    vowel signs, kana's voicing) stay part of their word (the readers of one lookup fold the same text several
+    times: cached)."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("&", " and ").translate(_LETTERS))
     # Only Latin-style accents go ('é' -> 'e'); kana voicing marks stay ('バ' is not 'ハ').
     bare = unicodedata.normalize("NFC", "".join(char for char in decomposed if not _ACCENT <= char <= _LAST_ACCENT))
-    return " ".join(_SEPARATORS.sub(" ", bare.casefold()).split())
+    return _words(bare.casefold())
+
+
+@lru_cache(maxsize=1024)
+def mark_fold(text: str) -> str:
+    """Text folded as `fold` does but keeping every letter's accents and strokes ('Münster' -> 'münster'): where it
+    differs from `fold`, the text carries marks that tell namesakes apart (`Gazetteer.marked`)."""
+    return _words(unicodedata.normalize("NFKC", text.replace("&", " and ")).casefold())
+
+
+def _words(text: str) -> str:
+    """Runs of anything but letters, digits and combining marks as one space, trimmed."""
+    return " ".join("".join(c if c.isalnum() or unicodedata.category(c)[0] == "M" else " " for c in text).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,200 +118,139 @@ class Country:
 
 
 class Gazetteer:
-    """Cities, divisions, countries, exemplar cities and subdivisions from the places table, searched by folded name."""
+    """Cities, divisions, countries, exemplar cities and subdivisions from the places table, searched by folded name
+    where the table lies (`Query`: SQL over the compiled table, `SCHEMA`)."""
 
-    def __init__(self, source: Callable[[], str], locate: Locate | None = None) -> None:
-        """A table read from `source` (the table's text) on the first search, not before; `locate` gives the zone at a
-        latitude and longitude (None where it knows none)."""
-        self._source = source
+    def __init__(self, open_table: Callable[[], Query], locate: Locate | None = None) -> None:
+        """A table opened by `open_table` on the first search, not before; `locate` gives the zone at a latitude and
+        longitude (None where it knows none)."""
+        self._open = open_table
         self.locate = locate
 
     @cached_property
-    def _kinds(self) -> Mapping[str, list[str]]:
-        """The table's rows by kind (the first field), each row without its kind."""
-        kinds: dict[str, list[str]] = {}
-        for line in self._source().splitlines():
-            if len(line) > 2 and line[1] == "\t":
-                kinds.setdefault(line[0], []).append(line[2:])
-        return kinds
+    def _query(self) -> Query:
+        return self._open()
 
-    @cached_property
-    def _rows(self) -> list[str]:
-        return self._kinds.get("c", [])
+    def open(self) -> None:
+        """Open the table now (a server's start-up: a missing or damaged file stops it there, not in a request)."""
+        self._query  # noqa: B018 (opening is the point)
 
-    @cached_property
-    def exemplars(self) -> Mapping[str, tuple[str, ...]]:
-        """Folded exemplar city name (CLDR, twelve languages) -> the zones it names."""
-        found: dict[str, list[str]] = {}
-        for line in self._kinds.get("z", []):
-            zone, names = line.split("\t")
-            for name in names.split("|"):
-                found.setdefault(name, []).append(zone)
-        return {name: tuple(zones) for name, zones in found.items()}
+    def _rows(self, sql: str, *parameters: object) -> list[tuple[Any, ...]]:
+        return self._query(sql, parameters)
 
-    @cached_property
-    def _countries(self) -> Mapping[str, tuple[str, bool]]:
-        """Folded country name -> (ISO code, whether it is the English name)."""
-        found: dict[str, tuple[str, bool]] = {}
-        for line in self._kinds.get("k", []):
-            code, _, english, other, _ = line.split("\t")
-            for name in english.split("|"):
-                found.setdefault(name, (code, True))
-            for name in other.split("|") if other else ():
-                found.setdefault(name, (code, False))
-        return found
+    def exemplars(self, folded: str) -> tuple[str, ...]:
+        """The zones whose exemplar city (CLDR, twelve languages) a folded name is."""
+        return tuple(zone for (zone,) in self._rows("SELECT zone FROM exemplar WHERE name = ? ORDER BY seq", folded))
 
     @cached_property
     def countries(self) -> Mapping[str, str]:
-        """Folded country name (CLDR, twelve languages) -> ISO 3166 code."""
-        return {name: code for name, (code, _) in self._countries.items()}
-
-    @cached_property
-    def _country_rows(self) -> Mapping[str, tuple[int, tuple[tuple[str, int], ...]]]:
-        found = {}
-        for line in self._kinds.get("k", []):
-            code, people, _, _, zones = line.split("\t")
-            found[code] = (int(people), _clocks(zones))
-        return found
+        """Folded country name (CLDR, twelve languages) -> ISO 3166 code (every name: read when first asked)."""
+        return dict(self._rows("SELECT name, code FROM country_name ORDER BY seq"))
 
     def country(self, folded: str) -> Country | None:
         """The country a folded name names (English, or another of the twelve languages), or None."""
-        found = self._countries.get(folded)
-        return None if found is None else self.country_coded(found[0], primary=found[1])
+        found = self._rows("SELECT code, own FROM country_name WHERE name = ?", folded)
+        return self.country_coded(found[0][0], primary=bool(found[0][1])) if found else None
 
     def country_coded(self, code: str, *, primary: bool = True) -> Country:
         """A country by its ISO code (no people and no clocks when the table does not know it)."""
-        people, zones = self._country_rows.get(code, (0, ()))
-        return Country(code, people, primary, zones)
+        found = self._rows("SELECT people, zones FROM country WHERE code = ?", code)
+        if not found:
+            return Country(code, 0, primary)
+        return Country(code, found[0][0], primary, _clocks(found[0][1]))
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return int(self._rows("SELECT count(*) FROM city")[0][0])
 
     def place(self, row: int) -> Place:
         """The city of a row."""
-        name, _, _, country, division, population, zone = self._rows[row].split("\t")
-        return Place(name, country, int(population), zone, division)
-
-    @cached_property
-    def _index(self) -> Mapping[str, int | list[int]]:
-        """Folded name -> its row, or rows; a row bearing it as an alternate name is stored negated (-1 - row).
-
-        One loop without calls: this is most of the table's first-use time (136,000 names)."""
-        index: dict[str, int | list[int]] = {}
-        known = index.get
-        for row, line in enumerate(self._rows):
-            _, names, alternates, _ = line.split("\t", 3)
-            for entry, field in ((row, names), (-1 - row, alternates)):
-                if not field:
-                    continue
-                for name in field.split("|"):
-                    found = known(name)
-                    if found is None:
-                        index[name] = entry
-                    elif isinstance(found, int):
-                        index[name] = [found, entry]
-                    else:
-                        found.append(entry)
-        return index
+        return Place(*self._rows(f"SELECT {_PLACE} FROM city WHERE row = ?", row)[0])
 
     def matches(self, folded: str) -> list[Match]:
         """The cities a folded name names, best first: by population, alternate names weighing a twentieth."""
-        entries = self._index.get(folded, ())
         found: dict[int, Match] = {}
-        for entry in [entries] if isinstance(entries, int) else entries:
-            alternate = entry < 0
-            row = -1 - entry if alternate else entry
-            place = self.place(row)
+        for row, alternate, *fields in self._rows(
+            f"SELECT city.row, alternate, {_PLACE} FROM city_name JOIN city USING (row) WHERE city_name.name = ? "
+            "ORDER BY city.row, alternate",
+            folded,
+        ):
+            place = Place(*fields)
             weight = place.population * (ALTERNATE_WEIGHT if alternate else 1.0)
             if row not in found or weight > found[row].weight:
-                found[row] = Match(place, weight, alternate)
+                found[row] = Match(place, weight, bool(alternate))
         return sorted(found.values(), key=lambda match: -match.weight)
-
-    @cached_property
-    def _divisions(self) -> Mapping[tuple[str, str], Division]:
-        found = {}
-        for line in self._kinds.get("r", []):
-            country, code, name, _, _, codes, people, zones = line.split("\t")
-            found[(country, code)] = Division(country, code, name, int(people), _clocks(zones), tuple(codes.split("|")))
-        return found
-
-    @cached_property
-    def _division_names(self) -> Mapping[str, tuple[tuple[str, str, bool], ...]]:
-        index: dict[str, list[tuple[str, str, bool]]] = {}
-        for line in self._kinds.get("r", []):
-            country, code, _, names, others, _ = line.split("\t", 5)
-            for name in names.split("|") if names else ():
-                index.setdefault(name, []).append((country, code, False))
-            for name in others.split("|") if others else ():
-                index.setdefault(name, []).append((country, code, True))
-        return {name: tuple(keys) for name, keys in index.items()}
 
     def divisions(self, folded: str) -> list[tuple[Division, bool]]:
         """The first-level divisions a folded name names, each with whether it is one of its other names (a
         translation), the most populous first."""
         found = [
-            (self._divisions[(country, code)], other) for country, code, other in self._division_names.get(folded, ())
+            (_division(fields), bool(other))
+            for other, *fields in self._rows(
+                f"SELECT other, {_DIVISION} FROM division_name JOIN division USING (country, code) "
+                "WHERE division_name.name = ? ORDER BY division_name.seq",
+                folded,
+            )
         ]
         return sorted(found, key=lambda entry: -entry[0].people)
 
     def division(self, country: str, code: str) -> Division | None:
         """A division by its country and GeoNames admin-1 code."""
-        return self._divisions.get((country, code))
-
-    @cached_property
-    def _division_codes(self) -> Mapping[str, tuple[Division, ...]]:
-        index: dict[str, list[Division]] = {}
-        for division in self._divisions.values():
-            for code in division.codes:
-                if code:
-                    index.setdefault(code, []).append(division)
-        return {code: tuple(found) for code, found in index.items()}
+        found = self._rows(f"SELECT {_DIVISION} FROM division WHERE country = ? AND code = ?", country, code)
+        return _division(found[0]) if found else None
 
     def divisions_coded(self, code: str) -> tuple[Division, ...]:
         """The divisions, in any country, people write a folded code for ('or': Oregon; 'nsw': New South Wales)."""
-        return self._division_codes.get(code, ())
-
-    @cached_property
-    def _subdivisions(self) -> Mapping[str, tuple[tuple[str, str, tuple[str, ...]], ...]]:
-        found: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
-        for line in self._kinds.get("s", []):
-            country, code, display, names = line.split("\t")
-            found.setdefault(country, []).append((code, display, tuple(names.split("|")) if names else ()))
-        return {country: tuple(entries) for country, entries in found.items()}
+        return tuple(
+            _division(fields)
+            for fields in self._rows(
+                f"SELECT {_DIVISION} FROM division_code JOIN division USING (country, code) "
+                "WHERE division_code.written = ? ORDER BY division_code.seq",
+                code,
+            )
+        )
 
     def subdivisions(self, country: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """The subdivisions holiday calendars take in a country: (code, display name, folded names)."""
-        return self._subdivisions.get(country, ())
+        return tuple(
+            (code, display, tuple(names.split("|")) if names else ())
+            for code, display, names in self._rows(
+                "SELECT code, display, names FROM subdivision WHERE country = ? ORDER BY seq", country
+            )
+        )
 
-    @cached_property
-    def spellings(self) -> Mapping[str, Place]:
-        """Folded names of the larger cities (names and alternates) -> the largest city bearing it."""
-        found: dict[str, int] = {}
-        for row, line in enumerate(self._rows):
-            _, names, alternates, _, _, population, _ = line.split("\t")
-            if int(population) < FUZZY_POPULATION:
-                break  # rows are written largest first
-            for name in names.split("|") + alternates.split("|"):
-                if name:
-                    found.setdefault(name, row)
-        return _Places(self, found)
+    def spellings(self, initial: str, shortest: int, longest: int) -> Mapping[str, Place]:
+        """Folded names of the larger cities (names and alternates) beginning with `initial` (a typo seldom hits the
+        first letter), of `shortest` to `longest` characters -> the largest city bearing it."""
+        found = self._rows(
+            "SELECT name, row FROM spelling WHERE name >= ? AND name < ? AND length(name) BETWEEN ? AND ?",
+            initial,
+            _following(initial),
+            shortest,
+            longest,
+        )
+        return _Places(self, dict(found))
 
-    @cached_property
-    def spellings_by_initial(self) -> Mapping[str, tuple[str, ...]]:
-        """The spellings grouped by their first character (a typo seldom hits the first letter)."""
-        grouped: dict[str, list[str]] = {}
-        for name in self.spellings:
-            grouped.setdefault(name[:1], []).append(name)
-        return {initial: tuple(names) for initial, names in grouped.items()}
+    def marked(self, text: str) -> frozenset[tuple[str, str, str, str]]:
+        """The places whose own name, with its marks, is `mark_fold(text)` ('Münster' is Münster, DE; not Munster,
+        Ireland): (kind, country, division or '', city's name or ''), a country's names in every language kept."""
+        return frozenset(self._rows("SELECT kind, country, code, name FROM marked WHERE written = ?", mark_fold(text)))
+
+    def subdivisions_named(self, folded: str) -> tuple[tuple[str, str, str], ...]:
+        """The subdivisions holiday calendars take that a folded name names, in any country: (country, code, display
+        name) ('scotland': GB, SCT, Scotland)."""
+        return tuple(
+            self._rows("SELECT country, code, display FROM subdivision_name WHERE name = ? ORDER BY seq", folded)
+        )
 
     def zones_by_population(self, country: str) -> list[str]:
         """A country's zones, the most populous first (by the people of its cities in the table)."""
-        people: dict[str, int] = {}
-        for line in self._rows:
-            _, _, _, code, _, population, zone = line.split("\t")
-            if code == country:
-                people[zone] = people.get(zone, 0) + int(population)
-        return sorted(people, key=lambda zone: -people[zone])
+        return [
+            zone
+            for (zone,) in self._rows(
+                "SELECT zone FROM city WHERE country = ? GROUP BY zone ORDER BY sum(population) DESC, min(row)",
+                country,
+            )
+        ]
 
 
 def _clocks(text: str) -> tuple[tuple[str, int], ...]:
@@ -301,3 +272,115 @@ class _Places(Mapping[str, Place]):
 
     def __len__(self) -> int:
         return len(self._rows)
+
+
+def _following(initial: str) -> str:
+    """The first text after every text beginning with `initial` (code points order as UTF-8 bytes do)."""
+    after = ord(initial) + 1
+    return chr(0xE000 if 0xD800 <= after < 0xE000 else after) if after <= 0x10FFFF else initial * 2
+
+
+def _division(fields: Sequence[Any]) -> Division:
+    country, code, name, people, zones, codes = fields
+    return Division(country, code, name, people, _clocks(zones), tuple(codes.split("|")))
+
+
+# --- the compiled table --------------------------------------------------------------------------------------------
+
+SCHEMA: Final = """
+CREATE TABLE about (text TEXT);
+CREATE TABLE city (row INTEGER PRIMARY KEY, name TEXT, country TEXT, division TEXT, population INTEGER, zone TEXT);
+CREATE INDEX city_country ON city (country);
+CREATE TABLE city_name (name TEXT, row INTEGER, alternate INTEGER, PRIMARY KEY (name, row, alternate)) WITHOUT ROWID;
+CREATE TABLE spelling (name TEXT PRIMARY KEY, row INTEGER) WITHOUT ROWID;
+CREATE TABLE exemplar (name TEXT, seq INTEGER, zone TEXT, PRIMARY KEY (name, seq)) WITHOUT ROWID;
+CREATE TABLE country (code TEXT PRIMARY KEY, people INTEGER, zones TEXT) WITHOUT ROWID;
+CREATE TABLE country_name (name TEXT PRIMARY KEY, seq INTEGER, code TEXT, own INTEGER) WITHOUT ROWID;
+CREATE TABLE division (country TEXT, code TEXT, name TEXT, people INTEGER, zones TEXT, codes TEXT,
+    PRIMARY KEY (country, code)) WITHOUT ROWID;
+CREATE TABLE division_name (name TEXT, seq INTEGER, country TEXT, code TEXT, other INTEGER,
+    PRIMARY KEY (name, seq)) WITHOUT ROWID;
+CREATE TABLE division_code (written TEXT, seq INTEGER, country TEXT, code TEXT,
+    PRIMARY KEY (written, seq)) WITHOUT ROWID;
+CREATE TABLE marked (written TEXT, seq INTEGER, kind TEXT, country TEXT, code TEXT, name TEXT,
+    PRIMARY KEY (written, seq)) WITHOUT ROWID;
+CREATE TABLE subdivision_name (name TEXT, seq INTEGER, country TEXT, code TEXT, display TEXT,
+    PRIMARY KEY (name, seq)) WITHOUT ROWID;
+CREATE TABLE subdivision (country TEXT, seq INTEGER, code TEXT, display TEXT, names TEXT, PRIMARY KEY (country, seq))
+    WITHOUT ROWID;
+"""
+"""The compiled places table: one table a kind of row of the text (`compile_rows`), keyed by what is looked up."""
+_PLACE = "city.name, city.country, city.population, city.zone, city.division"
+_DIVISION = "division.country, division.code, division.name, division.people, division.zones, division.codes"
+
+
+def compile_rows(text: str) -> Iterator[tuple[str, tuple[object, ...]]]:
+    """The SQL statements (after `SCHEMA`) that store the places table's text, each with its parameters; the text's
+    rows are what `scripts/build_places.py` writes:
+
+      c  display name  folded names|...  folded alternate names|...  country  division  population  zone
+      z  zone  folded exemplar city names|...
+      k  country  population  folded names (English)|...  folded names (other languages)|...  zone=people|...
+      r  country  division  display name  folded names|...  folded other names|...  folded codes|...  people
+         zone=people|...
+      s  country  subdivision code  display name  folded names|...
+    """
+    seq = iter(range(1 << 62))
+    city = -1
+    about = "\n".join(line.removeprefix("# ") for line in text.splitlines() if line.startswith("#"))
+    yield "INSERT INTO about VALUES (?)", (about,)
+    for line in text.splitlines():
+        if len(line) <= 2 or line[1] != "\t":
+            continue
+        kind, fields = line[0], line[2:].split("\t")
+        if kind == "c":
+            city += 1
+            display, names, alternates, country, division, population, zone = fields
+            yield (
+                "INSERT INTO city VALUES (?, ?, ?, ?, ?, ?)",
+                (city, display, country, division, int(population), zone),
+            )
+            yield from _marked("city", country, division, display, [display], seq)
+            for alternate, field in ((0, names), (1, alternates)):
+                for name in field.split("|") if field else ():
+                    yield "INSERT OR IGNORE INTO city_name VALUES (?, ?, ?)", (name, city, alternate)
+                    if int(population) >= FUZZY_POPULATION:
+                        yield "INSERT OR IGNORE INTO spelling VALUES (?, ?)", (name, city)
+        elif kind == "z":
+            zone, names = fields
+            for name in names.split("|"):
+                yield "INSERT INTO exemplar VALUES (?, ?, ?)", (name, next(seq), zone)
+        elif kind == "k":
+            code, people, english, other, zones, marked = fields
+            yield "INSERT INTO country VALUES (?, ?, ?)", (code, int(people), zones)
+            yield from _marked("country", code, "", "", marked.split("|") if marked else [], seq)
+            for own, field in ((1, english), (0, other)):
+                for name in field.split("|") if field else ():
+                    yield "INSERT OR IGNORE INTO country_name VALUES (?, ?, ?, ?)", (name, next(seq), code, own)
+        elif kind == "r":
+            country, code, display, names, others, codes, people, zones = fields
+            yield "INSERT INTO division VALUES (?, ?, ?, ?, ?, ?)", (country, code, display, int(people), zones, codes)
+            yield from _marked("region", country, code, display, [display], seq)
+            for translated, field in ((0, names), (1, others)):
+                for name in field.split("|") if field else ():
+                    yield (
+                        "INSERT INTO division_name VALUES (?, ?, ?, ?, ?)",
+                        (name, next(seq), country, code, translated),
+                    )
+            for written in codes.split("|"):
+                if written:
+                    yield "INSERT INTO division_code VALUES (?, ?, ?, ?)", (written, next(seq), country, code)
+        elif kind == "s":
+            country, code, display, names = fields
+            yield "INSERT INTO subdivision VALUES (?, ?, ?, ?, ?)", (country, next(seq), code, display, names)
+            for name in dict.fromkeys(names.split("|")) if names else ():
+                yield "INSERT INTO subdivision_name VALUES (?, ?, ?, ?, ?)", (name, next(seq), country, code, display)
+
+
+def _marked(
+    kind: str, country: str, code: str, name: str, written: list[str], seq: Iterator[int]
+) -> Iterator[tuple[str, tuple[object, ...]]]:
+    """A place's names that carry marks, as `mark_fold` writes them (a name without marks is not stored)."""
+    for marked in dict.fromkeys(mark_fold(text) for text in written):
+        if marked and marked != fold(marked):
+            yield "INSERT INTO marked VALUES (?, ?, ?, ?, ?, ?)", (marked, next(seq), kind, country, code, name)

@@ -35,6 +35,13 @@ Ranking rules (`horologe.core.zones` turns the ranked candidates into an answer 
    unrelated cities (Quito for 'Kita', Tijuana for 'Zaragoza', Pune for 'Puno'), with a few variant spellings lost
    alongside ('Jalapa' for Xalapa).
 
+6. A name typed with marks (accents, strokes: 'Münster', 'Åland') is the place of that name with those marks when the
+   table has one: a namesake in another country whose own name differs only by its marks is left out ('Münster' is
+   the German city, not Munster, Ireland; 'Åland' the islands, by their Swedish name, not Aland, India; 'San José'
+   Costa Rica's capital, not San Jose, California). In the country of such a place every namesake stays (GeoNames
+   writes some divisions without their marks: 'Córdoba' is still the Argentine city standing for its province
+   'Cordoba'). Typed without marks, a name is every place it folds to ('Munster' is both).
+
 A division's codes ('OR', 'NSW') name it only as a qualifier ('Portland, OR'); alone, 'OR' is no place.
 """
 
@@ -45,7 +52,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from horologe.core import tzdb
-from horologe.core.gazetteer import ALTERNATE_WEIGHT, Division, Gazetteer, Place, fold
+from horologe.core.gazetteer import ALTERNATE_WEIGHT, Division, Gazetteer, Place, fold, mark_fold
 
 HOME_WEIGHT: Final = 30
 """A place in the client's country counts thirty times its people: 'Armenia' from Colombia is the Colombian city
@@ -95,6 +102,7 @@ def candidates(places: Gazetteer, text: str, hint: str | None = None, country: s
     named = _country(places, text, folded, country)
     if named is not None:
         found.append(named)
+    found = by_marks(places, text, found)
     if hint is not None:
         found = [_at_home(candidate) if candidate.country == hint else candidate for candidate in found]
     return sorted(found, key=lambda candidate: -candidate.weight)
@@ -104,9 +112,9 @@ def named_places(places: Gazetteer, text: str) -> list[Candidate]:
     """The cities and divisions `text` names (a qualified place's first part), and the zones whose exemplar city it
     is, heaviest first."""
     folded = fold(text)
-    found = [*_cities(places, folded), *_divisions(places, folded)]
+    found = by_marks(places, text, [*_cities(places, folded), *_divisions(places, folded)])
     seen = {candidate.zones[0] for candidate in found}
-    for zone in places.exemplars.get(folded, ()):
+    for zone in places.exemplars(folded):
         if zone not in seen:
             for country in tzdb.zone_countries(zone):
                 found.append(Candidate(f"{text.strip()}, {country}", "city", country, "", (zone,), 0.0))
@@ -130,12 +138,35 @@ def qualifier_scopes(places: Gazetteer, text: str, country: str | None = None) -
     return scopes
 
 
+def by_marks(places: Gazetteer, text: str, found: list[Candidate]) -> list[Candidate]:
+    """The candidates of a name typed with marks, without the namesakes in other countries that differ from it only by
+    their marks, when the table has a place of the name as typed (rule 6)."""
+    if mark_fold(text) == fold(text):
+        return found
+    hits = places.marked(text)
+    if not hits:
+        return found
+    folded, countries = fold(text), {country for _, country, _, _ in hits}
+    return [c for c in found if _identity(c) in hits or c.country in countries or fold(_own_name(c)) != folded]
+
+
+def _identity(candidate: Candidate) -> tuple[str, str, str, str]:
+    if candidate.kind == "country":
+        return ("country", candidate.country, "", "")
+    return (candidate.kind, candidate.country, candidate.division, _own_name(candidate))
+
+
+def _own_name(candidate: Candidate) -> str:
+    """A candidate's own name: a country's label, a city's or division's label without its country."""
+    return candidate.label if candidate.kind == "country" else candidate.label.rsplit(", ", 1)[0]
+
+
 def namesake(candidate: Candidate, name: str) -> bool:
     """Whether a place is one a reader of `name` may mean (rule 5): by its own name, or by another whose words are all
     in its own name or the other way round ('Santiago' for Santiago de los Caballeros, 'Al Madinah' for Madinah)."""
     if candidate.own:
         return True
-    own = candidate.label if candidate.kind == "country" else candidate.label.rsplit(", ", 1)[0]
+    own = _own_name(candidate)
     typed, words = set(fold(name).split()), set(fold(own).split())
     return typed <= words or words <= typed
 

@@ -577,7 +577,7 @@ def _by_primary_city(lookup: _Lookup) -> ResolvedZone | None:
 def _by_exemplar_city(lookup: _Lookup) -> ResolvedZone | None:
     if lookup.places is None:
         return None
-    return _city_zone(lookup, lookup.places.exemplars.get(fold(lookup.text), ()))
+    return _city_zone(lookup, lookup.places.exemplars(fold(lookup.text)))
 
 
 def _by_any_city(lookup: _Lookup) -> ResolvedZone | None:
@@ -632,7 +632,8 @@ def _country_code(text: str, places: Gazetteer | None = None) -> str | None:
     folded = fold(stripped)
     code = _country_names().get(folded)
     if code is None and places is not None:
-        code = places.countries.get(folded)
+        found = places.country(folded)
+        code = found.code if found is not None else None
     return code
 
 
@@ -821,11 +822,21 @@ def _by_qualified(lookup: _Lookup) -> ResolvedZone | None:
     inside = [candidate for candidate in named if all(in_scope(candidate, scope) for scope in scopes)]
     if not inside:  # the qualifier names another place, or none we know ('Viena, Austira'): say where the name is
         elsewhere = _distinct(named)[:3]
+        places = _labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now)
+        unknown = [qualifier for qualifier, scope in zip(qualifiers, scopes, strict=True) if not scope]
+        if unknown:
+            raise InvalidTimezone(
+                N_("{qualifier} is not a country, state or province we know; {name} is in {places}."),
+                qualifier=repr(unknown[0]),
+                name=repr(name),
+                places=places,
+                suggestions=[candidate.zones[0] for candidate in elsewhere],
+            )
         raise InvalidTimezone(
             N_("There is no {name} in {qualifier} that we know; {name} is in {places}."),
             name=repr(name),
             qualifier=repr(", ".join(qualifiers)),
-            places=_labelled([(candidate.label, candidate.zones[0]) for candidate in elsewhere], lookup.now),
+            places=places,
             suggestions=[candidate.zones[0] for candidate in elsewhere],
         )
     return _ranked(lookup, inside, name)
@@ -940,8 +951,9 @@ def did_you_mean(text: str, limit: int = 3, *, places: Gazetteer | None = None) 
         key = _prefer_primary(_cities()[candidate])[0]
         _keep_best(scored, key, key, _ratio(folded, candidate))
     if places is not None and folded:
-        for candidate in _close(folded, places.spellings_by_initial.get(folded[0], ())):
-            place = places.spellings[candidate]
+        spellings = places.spellings(folded[0], *_close_lengths(folded))
+        for candidate in _close(folded, spellings):
+            place = spellings[candidate]
             _keep_best(scored, place.zone, city_label(place), _ratio(folded, candidate))
     ranked = sorted(scored, key=lambda zone: (-scored[zone][0], zone not in tzdb.primary_names(), zone))
     return [(scored[zone][1], zone) for zone in ranked[:limit]]
@@ -954,6 +966,12 @@ def _close(typed: str, names: Iterable[str]) -> list[str]:
         return []
     close = difflib.get_close_matches(typed, names, n=10, cutoff=0.7)
     return [name for name in close if _edits(typed, name, allowed) <= allowed]
+
+
+def _close_lengths(typed: str) -> tuple[int, int]:
+    """The lengths of names that `_close` can find for `typed` (difflib's length bound for its 0.7 cutoff: twice the
+    shorter length over both lengths), a character wider on each side against rounding."""
+    return int(len(typed) * 0.7 / 1.3) - 1, int(len(typed) * 1.3 / 0.7) + 1
 
 
 def _edits(a: str, b: str, limit: int) -> int:

@@ -81,11 +81,9 @@ def serve_http(settings: Settings) -> None:
     if http.workers == 1:
         from horologe.heap import settle_after_startup
         from horologe.http.app import create_app  # only the serving process imports the app
-        from horologe.tools.reading import warm_in_background
 
         app = create_app(settings)
         settle_after_startup()
-        warm_in_background(then=settle_after_startup)
         server = DrainingServer(DeadlineConfig(app, **options))
         server.run(sockets=[sock])
         if not server.started:
@@ -153,12 +151,10 @@ def app_from_environment() -> Starlette:
     """The app for uvicorn workers: settings arrive serialized in the environment from `horologe serve`."""
     from horologe.heap import settle_after_startup
     from horologe.http.app import create_app  # each worker imports the app; the supervisor never does
-    from horologe.tools.reading import warm_in_background
 
     raw = os.environ.get(SETTINGS_ENV)
     settings = Settings.model_validate(json.loads(raw)) if raw else load_settings()
     configure_logging(settings.logging.level, "json")  # a spawned worker starts with no logging configured
     app = create_app(settings)
     settle_after_startup()  # each worker is its own serving process
-    warm_in_background(then=settle_after_startup)
     return app

@@ -156,6 +156,7 @@ def business_days(args: s.BusinessDaysArgs, ctx: RequestContext, options: ToolOp
         extra=extra,
         names=gazetteer().subdivisions,
         countries=country_names(gazetteer()),
+        parts=gazetteer().subdivisions_named,
     )
     report_holiday_language(calendar.language, ctx.language)
     start = (
@@ -213,6 +214,7 @@ def list_holidays(args: s.ListHolidaysArgs, ctx: RequestContext, options: ToolOp
         language=holiday_language(args.language, ctx.language),
         names=gazetteer().subdivisions,
         countries=country_names(gazetteer()),
+        parts=gazetteer().subdivisions_named,
     )
     report_holiday_language(calendar.language, ctx.language)
     year = args.year or ctx.now.astimezone(ctx.user_zone().tz).year

@@ -17,10 +17,7 @@ and the weekend falls as the locale (or the stored preference) says; holidays ar
 
 from __future__ import annotations
 
-import contextlib
 import re
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -28,13 +25,11 @@ from typing import Any, Final
 
 from horologe.context import RequestContext
 from horologe.core import tzdb
-from horologe.core.errors import InvalidTimestamp, InvalidTimezone, TimeError
-from horologe.core.holiday_names import country_code
+from horologe.core.errors import InvalidTimestamp, TimeError
 from horologe.core.localtime import Disambiguation, LocalResolution
 from horologe.core.messages import N_, msg
 from horologe.core.parse import parse_date, parse_timestamp
 from horologe.core.relative import LANGUAGE_CODES, Resolution, UnknownExpression, resolve_expression
-from horologe.core.relative_grammar import compile_tables
 from horologe.core.weekdays import ARGUMENT_NAMES
 from horologe.core.zones import ResolvedZone, resolve_zone
 from horologe.holiday_index import holiday_index
@@ -259,28 +254,3 @@ def _zone_named(text: str, country: str | None) -> ResolvedZone | None:
         return resolve_zone(text, country_hint=country, places=gazetteer(), suggest=False)
     except (TimeError, ValueError):
         return None
-
-
-def warm() -> None:
-    """Do now what the first phrase would otherwise pay for inside its call budget: compile the grammar of every
-    language, load the `holidays` package, the holiday-name index, the country names in twelve languages a holiday's
-    country is read by, and the places table with the indexes a misspelt zone's suggestions use."""
-    compile_tables()
-    country_code("Deutschland", gazetteer())
-    holiday_index()
-    with contextlib.suppress(InvalidTimezone):
-        resolve_zone("Europe/Viena", places=gazetteer())
-
-
-def warm_in_background(then: Callable[[], None] | None = None) -> threading.Thread:
-    """`warm` in a daemon thread, so a server is ready at once (a serving process's entry point calls it), then
-    `then` (the entry points settle the heap again: what warming built lives as long as the process)."""
-
-    def warm_then() -> None:
-        warm()
-        if then is not None:
-            then()
-
-    thread = threading.Thread(target=warm_then, name="horologe-warm", daemon=True)
-    thread.start()
-    return thread
