@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -313,7 +314,7 @@ def arguments_error(tool: str, exc: ValidationError, accepted: Sequence[str]) ->
     marks them, so the answer reports English as the language of that text).
     """
     problems = []
-    found = exc.errors(include_url=False)
+    found = _taken_branches(exc.errors(include_url=False))
     for item in found[:MAX_PROBLEMS]:
         name = ".".join(str(part) for part in item["loc"])[:100] or "arguments"
         if item["type"] == "extra_forbidden":
@@ -333,6 +334,28 @@ def arguments_error(tool: str, exc: ValidationError, accepted: Sequence[str]) ->
         accepted=", ".join(accepted),
         details={"tool": tool},
     )
+
+
+_UNION_TAG: Final = re.compile(r"(?:constrained-)?(?:str|int|float|bool|list\[.*\]|dict\[.*\])")
+"""How pydantic names a branch of a union in an error's location ('to_timezone.constrained-str')."""
+
+
+def _taken_branches(found: list[Any]) -> list[Any]:
+    """A union's errors narrowed to the branch the value's own type takes (a string's length, not that it is no
+    list), the branch's name dropped from the location: one problem per argument, as a model reads it."""
+    kept = []
+    for item in found:
+        loc = item["loc"]
+        if len(loc) < 2 or not isinstance(loc[1], str) or not _UNION_TAG.fullmatch(loc[1]):
+            kept.append(item)
+            continue
+        value = item.get("input")
+        wanted = "str" if isinstance(value, str) else "list" if isinstance(value, list) else None
+        siblings = [other["loc"][1] for other in found if other["loc"][:1] == loc[:1] and len(other["loc"]) > 1]
+        if wanted is not None and wanted not in loc[1] and any(wanted in str(tag) for tag in siblings):
+            continue  # another branch of this union is the one the value's type takes
+        kept.append({**item, "loc": (loc[0], *loc[2:])})
+    return kept
 
 
 def _preview(item: Mapping[str, Any]) -> str:
