@@ -311,7 +311,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "add_time",
         "Add or subtract time",
-        "A given time plus or minus an amount; a day clamped to a month's end is said.",
+        "A given time plus or minus an amount.",
         s.AddTimeArgs,
         s.AddTimeResult,
         add_time,
@@ -319,8 +319,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "business_days",
         "Business days",
-        "Business days between two dates, or the date N business days after one, skipping weekends and the "
-        "country's public holidays.",
+        "Business days between two dates, or the date N business days after one, skipping weekends and public "
+        "holidays.",
         s.BusinessDaysArgs,
         s.BusinessDaysResult,
         business_days,

@@ -9,7 +9,9 @@ from zoneinfo import ZoneInfo
 from horologe.context import RequestContext
 from horologe.core import tzdb
 from horologe.core.duration import measure
+from horologe.core.errors import InvalidArgument
 from horologe.core.format import OutputFormat
+from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
 from horologe.core.zones import search_zones
 from horologe.tools.present import (
@@ -67,6 +69,8 @@ def convert_timezone(args: schemas.ConvertTimezoneArgs, ctx: RequestContext, opt
     read = instant_of(args.timestamp, given, ctx, args.disambiguation)
     source = source_zone(read, given, ctx, offsets=True)
     names = [args.to_timezone] if isinstance(args.to_timezone, str) else args.to_timezone
+    if not names:
+        raise InvalidArgument(N_("Name at least one zone in to_timezone."), suggestions=["UTC"])
     targets = [zone_of(name, ctx) for name in names]
     checked_format(args.format, args.custom_format, options)
     instant = read.instant
@@ -226,7 +230,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "convert_timezone",
         "Convert between timezones",
-        "A time in other timezones (one or a list); the source is the zone named in 'timestamp', else from_timezone.",
+        "A time in other timezones; the source is the zone named in 'timestamp', else from_timezone.",
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,
@@ -234,8 +238,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "calculate_duration",
         "Duration between two times",
-        "How long from one time to another ('now' to 'Christmas', a birth date to 'today'): calendar parts, "
-        "elapsed totals and words.",
+        "How long from one time to another ('now' to 'Christmas'; an age): calendar parts, elapsed totals and words.",
         schemas.CalculateDurationArgs,
         schemas.CalculateDurationResult,
         calculate_duration,
@@ -260,7 +263,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_timezones",
         "List timezones",
-        "Find IANA zone names by region ('Europe'), country ('AT') or text ('york'), with their offsets now; paged.",
+        "IANA zones by region ('Europe'), country ('AT') or text ('york'), with their offsets now; paged.",
         schemas.ListTimezonesArgs,
         schemas.ListTimezonesResult,
         list_timezones,

@@ -58,7 +58,6 @@ Timestamp = Annotated[
 # The syntax of zones, timestamps, dates, durations and the DST policies, and that a zone argument left out is the
 # user's, is said once, in the server's instructions (`horologe.protocol.server.instructions`); a field's description
 # only says what its name does not.
-CUSTOM_FORMAT = "strftime, for format 'custom'."
 UNSAID_DEFAULT: Final[dict[str, JsonValue]] = {"unsaid_default": True}
 """Marks a field whose default the instructions state (ISO 8601, 'compatible'): its schema leaves it out."""
 FORMAT_ALIASES: Final = {"iso": "iso8601"}

@@ -32,7 +32,7 @@ from horologe.tools.schemas import (
 )
 
 COUNTRY = "Default: the user's."
-SUBDIVISION = "Code or name, e.g. 'CA', 'Bavaria'."
+SUBDIVISION = "E.g. 'CA', 'Bavaria'."
 HOLIDAY_LANGUAGE = "Of the names, e.g. 'de'."
 Day = Annotated[Weekday, BeforeValidator(weekday_name)]
 Minutes = Annotated[
@@ -72,7 +72,7 @@ class ListHolidaysArgs(Arguments):
 class DateInfoArgs(Arguments):
     date: Timestamp | None = Field(default=None, description="Default: today.")
     timezone: str | None = Field(default=None, max_length=256)
-    locale: StrictStr | None = Field(default=None, max_length=32, description="For its week number, e.g. 'en-US'.")
+    locale: StrictStr | None = Field(default=None, max_length=32, description="Week numbering, e.g. 'en-US'.")
 
 
 class NextOccurrencesArgs(Arguments):

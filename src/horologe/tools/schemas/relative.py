@@ -15,7 +15,7 @@ class ResolveTimeExpressionArgs(Arguments):
     timezone: str | None = Field(default=None, max_length=256)
     locale: str | None = Field(default=None, max_length=64, description="e.g. 'de-AT'.")
     reference_time: Timestamp | None = Field(default=None, description="Default: now.")
-    count: StrictInt = Field(default=DEFAULT_COUNT, ge=1, le=MAX_COUNT, description="Of occurrences.")
+    count: StrictInt = Field(default=DEFAULT_COUNT, ge=1, le=MAX_COUNT)
 
 
 class Span(Result):

@@ -9,7 +9,6 @@ from pydantic import BeforeValidator, Field
 from horologe.core.format import OutputFormat
 from horologe.core.localtime import Disambiguation
 from horologe.tools.schemas import (
-    CUSTOM_FORMAT,
     UNSAID_DEFAULT,
     Arguments,
     DstReport,
@@ -38,7 +37,7 @@ MAX_TARGETS = 24
 
 class ConvertTimezoneArgs(Arguments):
     timestamp: Timestamp  # a time with its zone ('3pm New York time') is the instructions' example (said once)
-    to_timezone: ZoneName | Annotated[list[ZoneName], Field(min_length=1, max_length=MAX_TARGETS)]
+    to_timezone: ZoneName | Annotated[list[ZoneName], Field(max_length=MAX_TARGETS)]
     from_timezone: str | None = Field(default=None, max_length=256)
     format: Format = Field(default="iso8601", json_schema_extra=UNSAID_DEFAULT)
     custom_format: str | None = Field(default=None, max_length=200)
@@ -55,7 +54,7 @@ class CalculateDurationArgs(Arguments):
 class FormatTimeArgs(Arguments):
     timestamp: Timestamp
     format: Format
-    custom_format: str | None = Field(default=None, max_length=200, description=CUSTOM_FORMAT)
+    custom_format: str | None = Field(default=None, max_length=200)
     timezone: str | None = Field(default=None, max_length=256)
 
 
