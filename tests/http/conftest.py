@@ -76,27 +76,32 @@ async def raw_post_stateful(settings: Settings) -> AsyncIterator[RawPost]:
         yield post
 
 
+def post_scope(headers: list[tuple[bytes, bytes]], body: bytes) -> dict[str, Any]:
+    """The ASGI scope of a POST /mcp from one loopback client, its Content-Length taken from `body`."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [*headers, (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 40000),
+        "server": ("127.0.0.1", 8080),
+        "state": {},
+    }
+
+
 @asynccontextmanager
 async def raw_poster(settings: Settings) -> AsyncIterator[RawPost]:
     """The app for these settings, running, and a function that POSTs raw bytes to its /mcp."""
     app = create_app(settings, FixedClock(FIXED_NOW))
 
     async def post(headers: list[tuple[bytes, bytes]], body: bytes) -> RawAnswer:
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "POST",
-            "scheme": "http",
-            "path": "/mcp",
-            "raw_path": b"/mcp",
-            "query_string": b"",
-            "root_path": "",
-            "headers": [*headers, (b"content-length", str(len(body)).encode())],
-            "client": ("127.0.0.1", 40000),
-            "server": ("127.0.0.1", 8080),
-            "state": {},
-        }
+        scope = post_scope(headers, body)
         sent: list[Message] = []
 
         async def connection_stays_open() -> Message:

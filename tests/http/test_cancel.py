@@ -22,7 +22,7 @@ from horologe.http.asgi import replay
 from horologe.tools import registry as catalog
 from tests.asgi import running
 from tests.conftest import FIXED_NOW
-from tests.http.conftest import BASE_HEADERS
+from tests.http.conftest import BASE_HEADERS, post_scope
 from tests.http.test_rest import ENVELOPE, MODERN
 
 pytestmark = pytest.mark.anyio
@@ -75,24 +75,6 @@ async def app(settings: Settings, busy: Busy) -> AsyncIterator[ASGIApp]:
 Exchange = Callable[[list[tuple[bytes, bytes]], bytes, Callable[[], Awaitable[Message]]], Awaitable[list[Message]]]
 
 
-def scope_of(headers: list[tuple[bytes, bytes]], body: bytes) -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/mcp",
-        "raw_path": b"/mcp",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [*headers, (b"content-length", str(len(body)).encode())],
-        "client": ("127.0.0.1", 40000),
-        "server": ("127.0.0.1", 8080),
-        "state": {},
-    }
-
-
 async def post(
     app: ASGIApp, headers: list[tuple[bytes, bytes]], body: bytes, after: Callable[[], Awaitable[Message]]
 ) -> list[Message]:
@@ -102,7 +84,7 @@ async def post(
     async def send(message: Message) -> None:
         sent.append(message)
 
-    await app(scope_of(headers, body), replay(body, after), send)
+    await app(post_scope(headers, body), replay(body, after), send)
     return sent
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from starlette.types import Message
+from starlette.types import ASGIApp, Message
 
 from horologe.clock import FixedClock
 from horologe.config import Settings
@@ -98,6 +98,29 @@ def test_the_priming_bytes_are_an_id_and_empty_data_from_2025_11_25_and_a_bare_r
         assert primed.endswith(b"\n" + retry + b"data: \n\n")
 
 
+async def open_session(app: ASGIApp, initialize: bytes) -> bytes:
+    """The id of a session `initialize` (POSTed to the stateful app) opens."""
+    answer: list[Message] = []
+
+    async def collect(message: Message) -> None:
+        answer.append(message)
+
+    post_headers = [*BASE_HEADERS, (b"content-length", str(len(initialize)).encode())]
+    await app(scope_of("POST", post_headers), replay(initialize, never), collect)
+    session: bytes = next(v for k, v in answer[0]["headers"] if k == b"mcp-session-id")
+    return session
+
+
+def stream_headers(session: bytes) -> list[tuple[bytes, bytes]]:
+    """The headers of a 2025-11-25 GET for the session's server-to-client stream."""
+    return [
+        (b"host", b"127.0.0.1"),
+        (b"accept", b"text/event-stream"),
+        (b"mcp-session-id", session),
+        (b"mcp-protocol-version", b"2025-11-25"),
+    ]
+
+
 async def test_a_stateful_get_stream_is_primed_outlives_the_timeout_and_ends_cleanly_at_shutdown(
     settings: Settings, raw_post_stateful: RawPost
 ) -> None:
@@ -114,21 +137,7 @@ async def test_a_stateful_get_stream_is_primed_outlives_the_timeout_and_ends_cle
             primed.set()
 
     async with running(app):
-        answer: list[Message] = []
-
-        async def collect(message: Message) -> None:
-            answer.append(message)
-
-        post_headers = [*BASE_HEADERS, (b"content-length", str(len(initialize)).encode())]
-        await app(scope_of("POST", post_headers), replay(initialize, never), collect)
-        session = next(v for k, v in answer[0]["headers"] if k == b"mcp-session-id")
-        headers = [
-            (b"host", b"127.0.0.1"),
-            (b"accept", b"text/event-stream"),
-            (b"mcp-session-id", session),
-            (b"mcp-protocol-version", b"2025-11-25"),
-            (b"last-event-id", b"no-such-event"),
-        ]
+        headers = [*stream_headers(await open_session(app, initialize)), (b"last-event-id", b"no-such-event")]
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(app, scope_of("GET", headers, {CLOSING_STATE_KEY: closing}), replay(b"", never), send)
             with anyio.fail_after(10):
@@ -161,20 +170,8 @@ async def test_a_second_get_on_a_session_is_a_quiet_stream_never_409_and_a_resum
     app = create_app(settings.model_copy(update={"http": http}), FixedClock(FIXED_NOW))
     closing = asyncio.Event()
     async with running(app):
-        answer: list[Message] = []
-
-        async def collect(message: Message) -> None:
-            answer.append(message)
-
-        post_headers = [*BASE_HEADERS, (b"content-length", str(len(INITIALIZE)).encode())]
-        await app(scope_of("POST", post_headers), replay(INITIALIZE, never), collect)
-        session = next(v for k, v in answer[0]["headers"] if k == b"mcp-session-id")
-        headers = [
-            (b"host", b"127.0.0.1"),
-            (b"accept", b"text/event-stream"),
-            (b"mcp-session-id", session),
-            (b"mcp-protocol-version", b"2025-11-25"),
-        ]
+        session = await open_session(app, INITIALIZE)
+        headers = stream_headers(session)
         streams: list[list[Message]] = [[], [], []]
         primed = [anyio.Event(), anyio.Event(), anyio.Event()]
         gone = anyio.Event()  # the third client goes away
