@@ -157,23 +157,6 @@ async def test_a_call_abandoned_while_queued_never_starts() -> None:
     assert not ran.is_set()
 
 
-async def test_a_call_cancelled_by_its_key_is_answered_at_once_and_stops() -> None:
-    executor = Executor(30)
-    stopped = threading.Event()
-    key = ("127.0.0.1", b"", None, 7)
-
-    async def cancel_soon() -> None:
-        await anyio.sleep(0.05)
-        assert executor.cancel(key)
-
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(cancel_soon)
-        with pytest.raises(OutOfTime):
-            await executor.run(lambda context: busy(context, stopped), fresh(), lambda: key)
-    assert await anyio.to_thread.run_sync(stopped.wait, 10)
-    assert not executor.cancel(key)  # nothing left under that key
-
-
 def endless() -> None:
     """A library loop that never comes back to a budget check."""
     while True:

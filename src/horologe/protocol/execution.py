@@ -35,7 +35,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from functools import partial
 from types import FrameType
 from typing import Any, Final, TypeVar
@@ -127,21 +127,19 @@ class Executor:
     def __init__(self, budget_seconds: float, threads: WorkerThreads | None = None) -> None:
         self.budget_seconds = budget_seconds
         self.threads = threads or WorkerThreads()
-        self._running: dict[Hashable, asyncio.Future[Any]] = {}
 
     async def run(
         self,
         call: Callable[[RequestContext], T],
         context: RequestContext,
-        key_of: Callable[[], Hashable] | None = None,
         ends: float | None = None,
     ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
         next check (or its watched library call, `Budget.watched`, at its next few hundred interpreter events).
 
-        With `key_of`, `cancel(key_of())` stops the call as its own cancellation would (a request whose cancellation
-        arrives in another exchange: stateless HTTP). `ends` (monotonic) is a budget shared with other calls (an
-        HTTP batch's): the call gets what is left of it, at most its own.
+        `ends` (monotonic) is a budget shared with other calls (an HTTP batch's): the call gets what is left of it, at
+        most its own. A request cancelled over HTTP is stopped by its edge (`horologe.http.cancel`), as any cancelled
+        task: this wait is cancelled, and the work ends at its next check.
         """
         seconds = self.budget_seconds
         if ends is not None:
@@ -162,26 +160,12 @@ class Executor:
         late = loop.call_later(seconds + GRACE_SECONDS, _too_late, answer, self.budget_seconds)
         # The work sees the caller's context variables (tracing, logging), as a task would.
         job = self.threads.submit(partial(contextvars.copy_context().run, call, context), deliver)
-        key = key_of() if key_of is not None else None
-        if key is not None:
-            self._running.setdefault(key, answer)
         try:
             return await answer
         finally:
             deadline.stopped = True
             late.cancel()
-            if key is not None and self._running.get(key) is answer:
-                del self._running[key]
             job.abandoned = True
-
-    def cancel(self, key: Hashable) -> bool:
-        """Stop the running call registered under `key`, if any: it is answered at once (as a call stopped at its
-        budget: nobody waits for its result) and its work ends as an answered call's does."""
-        answer = self._running.pop(key, None)
-        if answer is None or answer.done():
-            return False
-        _settle(answer, None, out_of_time(self.budget_seconds))
-        return True
 
 
 def watch(work: Callable[[], T], expired: Callable[[], bool]) -> T:
