@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from compare import free_port, horologes, wait_port
-from drive import http_request, read_response
+from drive import http_request, percentile, read_response
 
 from tests.samples import HEAVIEST
 
@@ -63,12 +63,6 @@ def batch_request(port: int, rid: int) -> bytes:
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The value at `share` (0..1) of the sorted values (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
 
 
 async def exchange(port: int, request: bytes, timeout: float) -> float | None:
@@ -126,10 +120,10 @@ async def phase(port: int, calls: list[Call], clients: int, duration: float, bat
         "healthz_probes": len(probes),
         "healthz_unanswered": len(probes) - len(answered),
         "healthz_p50_ms": round(statistics.median(answered), 1) if answered else None,
-        "healthz_p99_ms": round(percentile(answered, 0.99), 1) if answered else None,
+        "healthz_p99_ms": round(percentile(answered, 99), 1) if answered else None,
         "healthz_max_ms": round(max(answered), 1) if answered else None,
         "light_p50_ms": round(statistics.median(light_ms), 1) if light_ms else None,
-        "light_p99_ms": round(percentile(light_ms, 0.99), 1) if light_ms else None,
+        "light_p99_ms": round(percentile(light_ms, 99), 1) if light_ms else None,
         "calls": len(took),
         "slowest_call_s": round(max(took), 2) if took else None,
     }
