@@ -123,9 +123,29 @@ def test_the_first_request_is_due_from_the_connections_opening(port: int) -> Non
 
 
 def test_a_request_sent_in_pieces_within_the_deadlines_is_answered(port: int) -> None:
+    # Each piece's departure is measured: the property is that pieces which left within the deadlines (with room to
+    # spare) are answered. On a loaded machine a pause can stretch past a deadline; the server then rightly ends the
+    # connection (408, or nothing), which is asserted instead of being mistaken for a failure to answer.
     closing = POST.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")  # read the answer to its end at once
-    answer, _ = converse(port, closing[:20], closing[20:] + b"12345", b"67890", b"", pause=0.2)
-    assert b"HTTP/1.1 200 OK" in answer and answer.endswith(b"10")
+    pieces = [closing[:20], closing[20:] + b"12345", b"67890"]
+    left: list[float] = []
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        opened = time.monotonic()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for index, piece in enumerate(pieces):
+                if index:
+                    time.sleep(0.1)
+                client.sendall(piece)
+                left.append(time.monotonic() - opened)
+        answer = b""
+        with contextlib.suppress(TimeoutError, ConnectionResetError):
+            while chunk := client.recv(65536):
+                answer += chunk
+    in_time = len(left) == len(pieces) and left[1] <= HEADER / 2 and left[2] - left[1] <= BODY / 2
+    if in_time:
+        assert b"HTTP/1.1 200 OK" in answer and answer.endswith(b"10"), (left, answer[:200])
+    else:
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), (left, answer[:200])
 
 
 def test_a_keep_alive_connections_next_request_has_its_own_deadline(port: int) -> None:
