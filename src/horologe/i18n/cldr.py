@@ -6,10 +6,12 @@ Babel is imported inside the functions: most requests never need it and server s
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import datetime
-from functools import cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Final
 
 from horologe.core.weekdays import DAY_NAMES
 from horologe.i18n import SOURCE_LANGUAGE
@@ -50,11 +52,44 @@ def _cldr_identifier(candidate: str) -> str | None:
         return None
 
 
-@cache  # keyed by CLDR's own identifiers: at most the locales Babel ships
+MAX_LOCALES: Final = 24
+"""Locales whose CLDR data a process keeps besides our own languages' (`KEPT`): the least recently used is dropped,
+Babel's copy of its data too, so a client that asks for every CLDR locale costs at most this many (each loaded locale
+is 0.1-0.3 MiB; all of CLDR's near 190 MiB)."""
+KEPT: Final = frozenset({"root", "en", "en_US", "de", "fr", "es", "ja", "zh_Hans", "zh"})
+_loaded: OrderedDict[str, Locale] = OrderedDict()
+_loaded_lock = threading.Lock()
+
+
 def _locale(identifier: str) -> Locale:
+    """The Babel locale of a CLDR identifier, kept while it is among the `MAX_LOCALES` most recently used."""
     from babel import Locale
 
-    return Locale.parse(identifier)
+    with _loaded_lock:
+        found = _loaded.get(identifier)
+        if found is not None:
+            _loaded.move_to_end(identifier)
+            return found
+    locale = Locale.parse(identifier)
+    with _loaded_lock:
+        _loaded[identifier] = locale
+        while len(_loaded) > MAX_LOCALES:
+            dropped, _ = _loaded.popitem(last=False)
+            _with_territory.cache_clear()
+            _forget(dropped)
+    return locale
+
+
+def _forget(identifier: str) -> None:
+    """Drop Babel's cached data of a locale (Babel keeps every locale it loaded for the process's life: its private
+    `localedata._cache`, read here with care so that a Babel without it only loses the bound)."""
+    from babel import localedata
+
+    cache, lock = getattr(localedata, "_cache", None), getattr(localedata, "_cache_lock", None)
+    if identifier in KEPT or not isinstance(cache, dict) or lock is None:
+        return
+    with lock:
+        cache.pop(identifier, None)
 
 
 def locale_known(tag: str) -> bool:
@@ -83,15 +118,15 @@ def territorial_locale(tag: str | None) -> Locale | None:
     return None if locale is None else _with_territory(str(locale))
 
 
-@cache  # keyed by CLDR's own identifiers: at most the locales Babel ships
+@lru_cache(maxsize=MAX_LOCALES)  # keyed by CLDR's own identifiers; emptied when a locale is dropped
 def _with_territory(identifier: str) -> Locale:
     from babel.core import get_global
 
     locale = _locale(identifier)
     if locale.territory is not None:
         return locale
-    likely = get_global("likely_subtags").get(locale.language)
-    return _locale(likely) if likely else locale
+    likely = _cldr_identifier(get_global("likely_subtags").get(locale.language, "").replace("_", "-"))
+    return _locale(likely) if likely else locale  # CLDR's likely locale may be one Babel lacks ('no': no_Latn_NO)
 
 
 def human_datetime(instant: datetime, tag: str) -> str | None:
