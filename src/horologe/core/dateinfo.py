@@ -1,20 +1,19 @@
 """Facts about a calendar date: weekday, ISO week, quarter, locale week number and other calendars.
 
-Other calendars come from `convertdate` (Hebrew, Islamic arithmetical/tabular, Persian astronomical, Julian),
-imported lazily. Japanese eras use the era start dates of the Japanese government (Gregorian dates since
-Meiji 6 = 1873; earlier dates are given no era). Week numbers by locale follow CLDR's first day of the week
-and minimal days in the first week, read from Babel.
+Other calendars come from `calendars` (Julian, Hebrew, Islamic arithmetical/tabular, and Persian by the 33-year
+rule within the years it keeps the astronomical calendar's days). Japanese eras use the era start dates of the
+Japanese government (Gregorian dates since Meiji 6 = 1873; earlier dates are given no era). Week numbers by locale
+follow CLDR's first day of the week and minimal days in the first week, read from Babel.
 """
 
 from __future__ import annotations
 
 import calendar as stdlib_calendar
-import warnings
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Final
 
+from horologe.core import calendars
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
@@ -104,29 +103,21 @@ def date_facts(day: date) -> dict[str, Any]:
 
 def other_calendars(day: date) -> dict[str, Any]:
     """The date in the Julian, Hebrew, Islamic (tabular), Persian and Japanese-era calendars."""
-    from convertdate import hebrew, islamic, julian, persian  # type: ignore[import-untyped]
-
-    y, m, d = day.year, day.month, day.day
-    jy, jm, jd = julian.from_gregorian(y, m, d)
+    jy, jm, jd = calendars.julian(day)
     return {
         "julian": {"year": jy, "month": jm, "day": jd, "date": f"{jy:04d}-{jm:02d}-{jd:02d}"},
-        "hebrew": _entry(hebrew.from_gregorian, day, hebrew.MONTHS),
-        "islamic": _entry(islamic.from_gregorian, day, islamic.MONTHS),
-        "persian": _entry(persian.from_gregorian, day, persian.MONTHS),
+        "hebrew": _entry(calendars.hebrew(day), calendars.HEBREW_MONTHS),
+        "islamic": _entry(calendars.islamic(day), calendars.ISLAMIC_MONTHS),
+        "persian": _entry(calendars.persian(day), calendars.PERSIAN_MONTHS),
         "japanese_era": japanese_era(day),
     }
 
 
-def _entry(convert: Callable[[int, int, int], tuple[int, int, int]], day: date, names: list[str]) -> Any:
-    """One calendar's reading, or None before its epoch or outside the converter's range."""
-    try:
-        with warnings.catch_warnings():  # convertdate's Hebrew code calls its own deprecated month_days
-            warnings.simplefilter("ignore", DeprecationWarning)
-            year, month, number = convert(day.year, day.month, day.day)
-    except (ValueError, IndexError):  # the Persian converter's astronomy covers about -1000..3000 only
+def _entry(reading: tuple[int, int, int] | None, names: tuple[str, ...]) -> Any:
+    """One calendar's reading, or None before its epoch or outside the range it is given for."""
+    if reading is None or reading[0] < 1:
         return None
-    if year < 1:
-        return None
+    year, month, number = reading
     return {"year": year, "month": month, "day": number, "month_name": names[month - 1]}
 
 

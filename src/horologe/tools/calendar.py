@@ -1,6 +1,6 @@
 """Calendar tools: date arithmetic, business days and holidays, date facts, recurrence, history, meetings.
 
-Heavy libraries (holidays, dateutil.rrule, croniter, convertdate, babel) are imported inside the core
+Heavy libraries (holidays, dateutil.rrule, croniter, babel) are imported inside the core
 functions that use them, so importing this module stays cheap.
 """
 
