@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
+from horologe.http.request import FACTS_KEY, read_facts
 from horologe.http.timeout import Timeout
 
 
@@ -33,6 +35,20 @@ async def test_a_request_that_overruns_gets_504_without_hanging() -> None:
     await Timeout(_slow_app, seconds=0.05)({"type": "http", "path": "/mcp"}, _no_body, send)
     assert sent[0]["status"] == 504
     assert b"-32603" in sent[1]["body"]
+
+
+@pytest.mark.anyio
+async def test_a_request_read_before_the_timeout_is_answered_with_its_id() -> None:
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    facts = read_facts({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_current_time"}})
+    scope = {"type": "http", "path": "/mcp", "state": {FACTS_KEY: facts}}
+    await Timeout(_slow_app, seconds=0.05)(scope, _no_body, send)
+    assert sent[0]["status"] == 504
+    assert json.loads(sent[1]["body"])["id"] == 7
 
 
 @pytest.mark.anyio

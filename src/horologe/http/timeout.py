@@ -11,6 +11,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from horologe.http.asgi import refuse
 from horologe.http.errors import RequestTimedOut
+from horologe.http.request import facts_of
 
 logger = logging.getLogger("horologe.http")
 
@@ -51,7 +52,8 @@ class Timeout:
                 raise
             logger.warning("request to %s timed out after %.1fs", scope["path"], self.seconds)
             if not started:
-                await refuse(send, RequestTimedOut())
+                facts = facts_of(scope)  # behind the body guard (POST /mcp): the answer carries the request's id
+                await refuse(send, RequestTimedOut(), facts.request_id if facts is not None else None)
         finally:
             self._running.discard(deadline)
 
