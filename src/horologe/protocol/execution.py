@@ -20,6 +20,13 @@ arguments. (An earlier design ran read-only calls on the loop first and moved th
 held only where a call reached a check: one 60 KB phrase then froze a server for 42 s.) What the hop costs per call
 is measured by bench/asgi_cost.py and bench/loop_lag.py.
 
+Tool code runs in turns: one worker thread at a time holds the `Baton`, and hands it to the next waiting call at a
+check once its turn (`TURN_SECONDS`) is over. With a GIL only one thread computes at a time anyway; what the turns
+change is who waits. Without them every busy worker queues for the GIL beside the event loop, which waits behind
+all of them at every socket call (32 workers of hostile calls: `/healthz` took seconds, bench/loop_lag.py); with
+them the loop shares the GIL with one worker, and a small call waits for the turns ahead of it, not for the long
+calls to end.
+
 Threads rather than a process pool: tools are short and CPU-bound in pure Python; a process round trip pickles
 arguments, context and result and costs more than most calls (bench/offloop.py). The hop is a job queue and
 `call_soon_threadsafe` rather than `anyio.to_thread`: on the realistic mix the request path cost 21% more
@@ -35,6 +42,7 @@ import queue
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 from types import FrameType
@@ -51,6 +59,8 @@ GRACE_SECONDS: Final = 0.25
 """How long past the deadline the event loop waits for the worker to stop at its own check (with its own words)."""
 MOST_THREADS: Final = 32
 """Worker threads started at most (on demand); calls beyond wait for one, each at most its budget."""
+TURN_SECONDS: Final = 0.002
+"""How long a call computes before it hands the baton to the next waiting call (at its next check)."""
 WATCH_EVERY: Final = 256
 """Profile events between two checks inside a watched library call (bench/bounds.py --only watch)."""
 _QUIET: Final = sys.maxsize
@@ -68,14 +78,59 @@ class Job:
         self.abandoned = False
 
 
+class Baton:
+    """Which worker thread may run tool code now: one at a time, in turns, first come first served.
+
+    A thread takes the baton before a job and releases it after; the holder calls `checkpoint` at its budget checks
+    and hands the baton on there when its turn is over and another call waits. Waiting threads block on a lock of
+    their own, so they do not queue for the GIL.
+    """
+
+    def __init__(self, turn_seconds: float = TURN_SECONDS) -> None:
+        self._lock = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+        self._held = False
+        self._turn = turn_seconds
+        self._began = 0.0
+
+    def take(self) -> None:
+        """Wait for the baton (first come, first served) and hold it."""
+        with self._lock:
+            if self._held:
+                turn = threading.Lock()
+                turn.acquire()
+                self._waiting.append(turn)
+            else:
+                self._held = True
+                turn = None
+        if turn is not None:
+            turn.acquire()  # released by the holder that hands the baton over
+        self._began = time.monotonic()
+
+    def release(self) -> None:
+        """Hand the baton to the first waiting thread, or put it down."""
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._held = False
+
+    def checkpoint(self) -> None:
+        """The holder at one of its checks: when its turn is over and a call waits, go to the back of the line."""
+        if self._waiting and time.monotonic() - self._began >= self._turn:
+            self.release()
+            self.take()
+
+
 class WorkerThreads:
     """Daemon threads that take jobs from one queue, started as calls need them, up to `most`.
 
-    A thread runs a job's work, counts itself idle, then hands the outcome back: the call that the answer wakes
-    up already sees an idle thread instead of starting another.
+    A thread runs a job's work holding the baton, counts itself idle, then hands the outcome back: the call that the
+    answer wakes up already sees an idle thread instead of starting another.
     """
 
-    def __init__(self, most: int = MOST_THREADS) -> None:
+    def __init__(self, most: int = MOST_THREADS, baton: Baton | None = None) -> None:
+        self.baton = baton or Baton()
         self._jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._most = most
@@ -100,24 +155,34 @@ class WorkerThreads:
     def _work(self, job: Job) -> None:
         while True:
             # A call answered before a thread took it (late or cancelled while queued): nobody waits for its work.
-            outcome = None if job.abandoned else _outcome_of(job.work)
+            outcome = None if job.abandoned else self._run(job.work)
             with self._lock:
                 self._idle += 1
             if outcome is not None:
                 job.deliver(outcome)
             job = self._jobs.get()
 
+    def _run(self, work: Callable[[], Any]) -> Outcome:
+        self.baton.take()
+        try:
+            return _outcome_of(work)
+        finally:
+            self.baton.release()
+
 
 class _Deadline:
-    """When one call must stop: its deadline on the monotonic clock, or as soon as its request is cancelled."""
+    """When one call must stop: its deadline on the monotonic clock, or as soon as its request is cancelled. Asked
+    at the call's checks, which are also where its turn with the baton may end."""
 
-    __slots__ = ("at", "stopped")
+    __slots__ = ("at", "baton", "stopped")
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, baton: Baton) -> None:
         self.at = time.monotonic() + seconds
+        self.baton = baton
         self.stopped = False
 
     def expired(self) -> bool:
+        self.baton.checkpoint()
         return self.stopped or time.monotonic() >= self.at
 
 
@@ -148,7 +213,7 @@ class Executor:
                 raise out_of_time(self.budget_seconds)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
-        deadline = _Deadline(seconds)
+        deadline = _Deadline(seconds, self.threads.baton)
         context.budget.arm(deadline.expired, self.budget_seconds, watch)
 
         def deliver(outcome: Outcome) -> None:
