@@ -104,6 +104,35 @@ async def test_more_calls_than_threads_all_complete_on_the_threads_there_are() -
     assert len(results) == 12 and len(seen) <= 3
 
 
+async def test_one_call_computes_at_a_time_and_hands_over_at_its_checks() -> None:
+    executor = Executor(30, WorkerThreads(most=4))
+    release = threading.Event()
+    inside, most_inside = 0, 0
+    lock = threading.Lock()
+
+    def long(context: RequestContext) -> str:
+        nonlocal inside, most_inside
+        while not release.is_set():
+            with lock:
+                inside += 1
+                most_inside = max(most_inside, inside)
+            time.sleep(0.0005)  # lets go of the GIL: without turns, the other long call would compute meanwhile
+            with lock:
+                inside -= 1
+            context.budget.spend()
+        return "long"
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(2):
+            tasks.start_soon(executor.run, long, fresh())
+        await anyio.sleep(0.05)
+        with anyio.fail_after(10):  # a hang guard: the short call waits for turns, not for the long calls to end
+            assert await executor.run(lambda context: "short", fresh()) == "short"
+        assert not release.is_set()  # answered while the long calls were still computing
+        release.set()
+    assert most_inside == 1
+
+
 async def test_an_error_in_the_body_reaches_the_caller() -> None:
     def body(context: RequestContext) -> None:
         raise KeyError("bug")
