@@ -1,7 +1,7 @@
 """`make bench`: horologe next to the official server on the realistic mix, stdio and HTTP, both eras, one run.
 
 Servers (peers installed on first use by bench/peers.py under .bench/):
-- horologe from this checkout, and with --before DIR a second horologe from another checkout (DIR/src), same venv;
+- horologe from this checkout, and with each --before DIR another horologe from that checkout (DIR/src), same venv;
 - the official reference server `mcp-server-time`: over stdio as shipped, over HTTP served by its own
   `create_server` (../shared/tools/peers/official_http.py), one process like horologe;
 - stdio only: the Go `mcp-time` (npm mcp-time-linux-x64), the fastest peer, and the bare asyncio loop
@@ -13,7 +13,7 @@ all calls carry a language. Ratios compare paired work only; the full mix is
 reported beside it. Measurements are alternated in rounds (the order reversed every other round); each ratio is the
 median of the ratios taken within a round. CPU steal (/proc/stat) is recorded around every measurement.
 
-    .venv/bin/python bench/compare.py [--rounds 3] [--n 1000] [--duration 6] [--seq 500] [--before DIR]
+    .venv/bin/python bench/compare.py [--rounds 3] [--n 1000] [--duration 6] [--seq 500] [--before DIR]...
                                       [--skip-http] [--skip-stdio] [--json out.jsonl]
 """
 
@@ -82,10 +82,10 @@ def wait_port(port: int, process: subprocess.Popen[bytes]) -> None:
     raise SystemExit(f"port {port} never opened")
 
 
-def horologes(before: Path | None) -> list[tuple[str, dict[str, str]]]:
-    """(label, extra environment) of each horologe measured: this checkout, and the --before one."""
-    found = [("horologe", {})]
-    if before is not None:
+def horologes(befores: list[Path] | None) -> list[tuple[str, dict[str, str]]]:
+    """(label, extra environment) of each horologe measured: this checkout, and each --before one."""
+    found: list[tuple[str, dict[str, str]]] = [("horologe", {})]
+    for before in befores or []:
         found.append((f"horologe before ({before.name})", {"PYTHONPATH": str(before / "src")}))
     return found
 
@@ -242,7 +242,9 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=1000, help="stdio calls per measurement")
     parser.add_argument("--duration", type=float, default=6.0, help="seconds of each 32-client HTTP run")
     parser.add_argument("--seq", type=int, default=500, help="sequential HTTP calls on one connection (0: none)")
-    parser.add_argument("--before", type=Path, help="another horologe checkout to measure in the same run")
+    parser.add_argument(
+        "--before", type=Path, action="append", help="another horologe checkout to measure in the same run (repeatable)"
+    )
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-stdio", action="store_true")
     parser.add_argument("--json", type=Path, help="also write every measurement as JSON lines")

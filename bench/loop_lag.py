@@ -1,6 +1,6 @@
 """Does tool work ever hold the event loop? `/healthz` and a light client while clients send the worst calls.
 
-For each server (this checkout, and with `--before DIR` another checkout's `src/` in the same venv), one HTTP
+For each server (this checkout, and with each `--before DIR` another checkout's `src/` in the same venv), one HTTP
 process (`horologe serve --transport http --toolsets all`, stateless) is started on loopback and measured in phases:
 
 - `cheap` (the baseline): `--clients` clients send `get_current_time` back to back;
@@ -14,7 +14,7 @@ probes had no answer within 30 s, the light client's p50/p99, and the slowest wo
 grace (`late`: answers later than the tool budget + 1 s). Targets (issue 35): with 4 worst clients `/healthz`
 p50 <= 25 ms and p99 <= 100 ms; with 32, every probe answered; no answer later than its budget plus grace.
 
-    .venv/bin/python bench/loop_lag.py [--clients 4,32] [--duration 8] [--before DIR] [--budget 5]
+    .venv/bin/python bench/loop_lag.py [--clients 4,32] [--duration 8] [--before DIR]... [--budget 5]
 """
 
 from __future__ import annotations
@@ -145,7 +145,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", default="4,32", help="comma-separated client counts")
     parser.add_argument("--duration", type=float, default=8.0, help="seconds of each phase")
-    parser.add_argument("--before", type=Path, help="another horologe checkout to measure in the same run")
+    parser.add_argument(
+        "--before", type=Path, action="append", help="another horologe checkout to measure in the same run (repeatable)"
+    )
     parser.add_argument("--budget", type=float, default=5.0, help="the servers' tool budget (seconds)")
     args = parser.parse_args()
     counts = [int(value) for value in args.clients.split(",")]
