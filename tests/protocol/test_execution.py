@@ -261,3 +261,10 @@ async def test_a_batch_with_no_time_left_answers_out_of_time_without_starting_th
     with pytest.raises(OutOfTime):
         await Executor(3.0).run(body, fresh(), ends=time.monotonic() - 0.001)
     assert started == []
+
+
+async def test_a_call_proved_bounded_runs_on_the_event_loop_itself_and_still_keeps_a_batch_budget() -> None:
+    executor = Executor(3.0)
+    assert await executor.run(lambda context: threading.get_ident(), fresh(), on_loop=True) == threading.get_ident()
+    with pytest.raises(OutOfTime):
+        await executor.run(lambda context: None, fresh(), ends=time.monotonic() - 0.001, on_loop=True)

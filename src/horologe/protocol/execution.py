@@ -198,19 +198,24 @@ class Executor:
         call: Callable[[RequestContext], T],
         context: RequestContext,
         ends: float | None = None,
+        *,
+        on_loop: bool = False,
     ) -> T:
         """Run `call(context)` in a worker thread with the context's budget armed; cancelled or late, it stops at its
         next check (or its watched library call, `Budget.watched`, at its next few hundred interpreter events).
 
         `ends` (monotonic) is a budget shared with other calls (an HTTP batch's): the call gets what is left of it, at
         most its own. A request cancelled over HTTP is stopped by its edge (`horologe.http.cancel`), as any cancelled
-        task: this wait is cancelled, and the work ends at its next check.
+        task: this wait is cancelled, and the work ends at its next check. `on_loop`: a call its tool proved cheap
+        by construction (`ToolSpec.bounded`) runs here, on the event loop, unbudgeted.
         """
         seconds = self.budget_seconds
         if ends is not None:
             seconds = min(seconds, ends - time.monotonic())
             if seconds <= 0:
                 raise out_of_time(self.budget_seconds)
+        if on_loop:
+            return call(context)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[T] = loop.create_future()
         deadline = _Deadline(seconds, self.threads.baton)

@@ -150,12 +150,15 @@ class Handlers:
         if progress:
             await send_progress(ctx, language, 0, 1, language.gettext(progress[0]))
 
+        spec = self.offered.get(params.name)
+
         async def execute(arguments: dict[str, Any] | None) -> dict[str, Any] | ToolFailure:
             try:
                 return await self.executor.run(
                     lambda budgeted: run_tool(self.offered, params.name, arguments, budgeted, self.options),
                     context,
                     ends=self.batch_deadline(ctx) if self.batch_deadline else None,
+                    on_loop=spec is not None and spec.bounded is not None and spec.bounded(arguments or {}, context),
                 )
             except OutOfTime as exc:  # the worker did not reach its own check in time
                 return ToolFailure(exc)

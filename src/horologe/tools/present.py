@@ -26,6 +26,8 @@ from horologe.tools.spec import ToolOptions
 
 LOCAL: Final = "local"
 NOW: Final = "now"
+_LONGEST_KEY: Final = 40
+"""Longer than every key of the tz database ('America/Argentina/ComodRivadavia', 32)."""
 
 
 def zone_of(text: str, ctx: RequestContext) -> ResolvedZone:
@@ -51,6 +53,12 @@ def _resolved(text: str, country: str | None) -> ResolvedZone:
     # few zones, so the same spelling is resolved once: about a quarter of a get_current_time or convert_timezone
     # call's own time.
     return resolve_zone(text, country_hint=country, places=gazetteer())
+
+
+def is_zone_key(text: object) -> bool:
+    """Whether `text` is a zone's exact database key with its area ('Europe/Vienna', 'US/Eastern'): a name
+    `zone_of` reads by one lookup, never by searching places or suggesting close names."""
+    return isinstance(text, str) and "/" in text and len(text) <= _LONGEST_KEY and text in tzdb.zone_names()
 
 
 def zone_from(text: str | None, ctx: RequestContext) -> ResolvedZone:

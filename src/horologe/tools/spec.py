@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,9 @@ class ToolOptions:
 
 Run = Callable[[Any, RequestContext, ToolOptions], dict[str, Any]]
 """A tool's implementation: validated arguments, the request's context and the options in; the result out."""
+Bounded = Callable[[Mapping[str, Any], RequestContext], bool]
+"""Whether a call with these raw arguments takes only paths whose cost no argument can raise (exact zone keys,
+ISO timestamps, no locale data): such a call runs on the event loop, without the hop to a worker thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,7 @@ class ToolSpec:
 
     The hints are MCP's tool annotations: a tool that only reads is `read_only`; one that may delete what the user
     kept is `destructive`; one whose repeated calls with the same arguments change nothing more is `idempotent`.
+    `bounded`, when the tool has one, picks the calls cheap by construction (see `Bounded`).
     """
 
     name: str
@@ -42,6 +46,7 @@ class ToolSpec:
     read_only: bool = True
     destructive: bool = False
     idempotent: bool = True
+    bounded: Bounded | None = None
 
     def call(self, arguments: Any, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
         """Run the tool; how a typed zone was read, when not by its own name, comes back as `timezone_input`."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
-from typing import Any, cast
+from typing import Any, Final, cast
 from zoneinfo import ZoneInfo
 
 from horologe.context import RequestContext
@@ -19,6 +21,7 @@ from horologe.tools.present import (
     checked_format,
     dst_report,
     duration_words,
+    is_zone_key,
     iso,
     note_clock,
     render,
@@ -40,6 +43,51 @@ def preferred_format(ctx: RequestContext, options: ToolOptions) -> OutputFormat:
     if stored in options.supported_formats and stored != "custom":
         return cast(OutputFormat, stored)
     return "iso8601"
+
+
+_ISO_TIMESTAMP: Final = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:Z|[+-]\d{2}:\d{2})?"
+)
+"""An ISO 8601 date or date and time (at most 32 characters) that the formal reader reads at once."""
+_BOUNDED_TARGETS: Final = 4
+"""Target zones a conversion on the event loop answers for: each zone's first use loads its rules (~1 ms)."""
+
+
+def _iso_timestamp(text: object) -> bool:
+    """An ISO timestamp of an existing date and time, a day or more inside years 1-9999 (one that is not goes on
+    to the phrase reader)."""
+    if not isinstance(text, str) or _ISO_TIMESTAMP.fullmatch(text) is None:
+        return False
+    try:
+        year = datetime.fromisoformat(text).year
+    except ValueError:
+        return False
+    return 1 < year < 9999
+
+
+def _iso_formats_only(arguments: Mapping[str, Any], ctx: RequestContext) -> bool:
+    """The answer is ISO 8601 only: no format asked for, nor stored, that needs locale data or a pattern."""
+    asked = arguments.get("format") or ctx.preferences.get("format")
+    return asked in (None, "iso8601") and "custom_format" not in arguments
+
+
+def current_time_is_bounded(arguments: Mapping[str, Any], ctx: RequestContext) -> bool:
+    """`get_current_time` of the user's zone or of a zone's exact key, in ISO 8601 (see `ToolSpec.bounded`)."""
+    zone = arguments.get("timezone")
+    return (zone is None or is_zone_key(zone)) and _iso_formats_only(arguments, ctx)
+
+
+def conversion_is_bounded(arguments: Mapping[str, Any], ctx: RequestContext) -> bool:
+    """`convert_timezone` of an ISO timestamp between zones named by their exact keys (a few targets), in ISO 8601
+    (see `ToolSpec.bounded`)."""
+    timestamp, source, targets = (arguments.get(key) for key in ("timestamp", "from_timezone", "to_timezone"))
+    listed = targets if isinstance(targets, list) and 0 < len(targets) <= _BOUNDED_TARGETS else [targets]
+    return (
+        _iso_timestamp(timestamp)
+        and (source is None or is_zone_key(source))
+        and all(is_zone_key(target) for target in listed)
+        and _iso_formats_only(arguments, ctx)
+    )
 
 
 def get_current_time(args: schemas.GetCurrentTimeArgs, ctx: RequestContext, options: ToolOptions) -> dict[str, Any]:
@@ -226,6 +274,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         schemas.GetCurrentTimeArgs,
         schemas.GetCurrentTimeResult,
         get_current_time,
+        bounded=current_time_is_bounded,
     ),
     ToolSpec(
         "convert_timezone",
@@ -234,6 +283,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         schemas.ConvertTimezoneArgs,
         schemas.ConvertTimezoneResult,
         convert_timezone,
+        bounded=conversion_is_bounded,
     ),
     ToolSpec(
         "calculate_duration",
