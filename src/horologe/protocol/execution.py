@@ -15,10 +15,13 @@ computing within milliseconds, and its thread serves the next call; nothing is e
 Profile rather than trace: coverage.py uses the trace function. A job whose call was answered before a thread
 took it is never started.
 
-Every tool body runs in a worker thread, however small the call, so no tool work holds the event loop whatever its
-arguments. (An earlier design ran read-only calls on the loop first and moved them to a thread after 2 ms, which
-held only where a call reached a check: one 60 KB phrase then froze a server for 42 s.) What the hop costs per call
-is measured by bench/asgi_cost.py and bench/loop_lag.py.
+Every tool body runs in a worker thread, so no tool work holds the event loop whatever its arguments, except the
+calls its tool proves cheap by construction (`ToolSpec.bounded`: the current time or a conversion on exact zone
+keys and ISO times, answered in ISO 8601), which never reach a reader whose cost an argument can raise and run on
+the loop (tests/tools/test_bounded.py). The hop cost those calls, the most frequent, a third of the HTTP
+throughput (bench/compare.py). (An earlier design ran every read-only call on the loop first and moved it to a
+thread after 2 ms, which held only where a call reached a check: one 60 KB phrase then froze a server for 42 s.)
+What the hop costs is measured by bench/asgi_cost.py, what the loop keeps by bench/loop_lag.py.
 
 Tool code runs in turns: one worker thread at a time holds the `Baton`, and hands it to the next waiting call at a
 check once its turn (`TURN_SECONDS`) is over. With a GIL only one thread computes at a time anyway; what the turns
