@@ -49,10 +49,11 @@ class Busy:
 
 @pytest.fixture
 def busy(monkeypatch: pytest.MonkeyPatch) -> Busy:
-    """get_current_time replaced by a call that only ends at its budget (a bug planted on purpose)."""
+    """get_current_time replaced by a call that only ends at its budget (a bug planted on purpose; no longer one
+    bounded by construction, so it runs in a worker thread)."""
     planted = Busy()
     core = tuple(
-        dataclasses.replace(spec, run=planted) if spec.name == "get_current_time" else spec
+        dataclasses.replace(spec, run=planted, bounded=None) if spec.name == "get_current_time" else spec
         for spec in catalog.TOOLSETS["core"]
     )
     monkeypatch.setitem(catalog.TOOLSETS, "core", core)
