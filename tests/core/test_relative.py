@@ -350,3 +350,37 @@ def test_a_repeated_expression_is_resolved_at_each_reference() -> None:
     night, summer = at("Europe/Vienna", "2026-03-29T00:30"), at("Europe/Vienna", "2026-07-01T10:00")
     assert instant("in 2 hours", night, "Europe/Vienna") == "2026-03-29T03:30:00+02:00"
     assert instant("in 2 hours", summer, "Europe/Vienna") == "2026-07-01T12:00:00+02:00"
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "every other Friday at 4pm starting December 4",
+        "every other Friday at 4pm, beginning on December 4",
+        "every 2 weeks on Friday at 16:00 from December 4 on",
+        "jeden zweiten Freitag um 16 Uhr ab dem 4. Dezember",
+    ],
+)
+def test_a_schedule_starts_where_its_start_clause_says(expression: str) -> None:
+    # 2026-12-04 is a Friday: the fortnights count from it, and the rule's DTSTART is its first occurrence.
+    found = resolved(expression, "2026-11-28T10:00:00")
+    assert found.kind == "recurrence"
+    assert [moment.isoformat() for moment in found.occurrences[:3]] == [
+        "2026-12-04T16:00:00+01:00",
+        "2026-12-18T16:00:00+01:00",
+        "2027-01-01T16:00:00+01:00",
+    ]
+    assert found.rule.startswith("DTSTART;TZID=Europe/Vienna:20261204T160000\n")
+    assert "2026-12-04" in found.interpretation.render()
+
+
+def test_a_schedule_from_a_day_it_does_not_fall_on_starts_at_its_next_occurrence() -> None:
+    found = resolved("every Monday at 9 from January 5 on", "2026-11-28T10:00:00")  # 2027-01-05 is a Tuesday
+    assert found.occurrences[0].isoformat() == "2027-01-11T09:00:00+01:00"
+
+
+def test_a_start_that_is_not_understood_is_named_in_the_refusal() -> None:
+    with pytest.raises(UnknownExpression) as caught:
+        resolved("every other Friday at 4pm starting Decembr 4", "2026-11-28T10:00:00")
+    message = caught.value.message
+    assert "'every other Friday at 4pm' as a schedule" in message and "'Decembr 4'" in message

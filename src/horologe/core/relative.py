@@ -161,13 +161,65 @@ def resolve_expression(
     if not 1 <= count <= MAX_COUNT:
         raise InvalidArgument(N_("count must be 1..{limit}, not {count}."), count=count, limit=MAX_COUNT)
     parsed = _parsed(expression, tuple(order), budget)
+
+    def resolver(at: datetime, language: str) -> _Resolver:
+        return _Resolver(
+            at, zone, week_start, weekend, language, country, count, budget, expression, policy, holidays, places
+        )
+
+    if parsed is not None and not _a_name(parsed[0]):
+        return resolver(reference, parsed[1]).resolve(parsed[0])
+    started = _starting(expression, tuple(order), budget)
+    if started is not None:
+        (rule, rule_language), (start, start_language) = started
+        begins = resolver(reference, start_language).resolve(start)
+        occurring = resolver(begins.start, rule_language).resolve(rule)
+        understood = msg(
+            N_("{recurrence}, from {start}"), recurrence=occurring.interpretation, start=begins.interpretation
+        )
+        return replace(occurring, interpretation=understood)
     if parsed is None:
         raise unknown_expression(expression, order[0])
-    spec, language = parsed
-    resolver = _Resolver(
-        reference, zone, week_start, weekend, language, country, count, budget, expression, policy, holidays, places
-    )
-    return resolver.resolve(spec)
+    return resolver(reference, parsed[1]).resolve(parsed[0])
+
+
+def _a_name(spec: Spec) -> bool:
+    """Whether the grammar read the whole text only as a holiday's name (its last resort)."""
+    return isinstance(spec, Day) and spec.day.kind == "holiday"
+
+
+def _starting(
+    expression: str, order: tuple[str, ...], budget: Budget
+) -> tuple[tuple[Spec, str], tuple[Spec, str]] | None:
+    """A schedule and its start, when the text says a schedule and then when it starts; None when it does not. A
+    schedule read whose start is not raises an error naming the start."""
+    found = _START_CLAUSE.fullmatch(expression.strip())
+    if found is None:
+        return None
+    rule = _parsed(found["rule"], order, budget)
+    if rule is None or not isinstance(rule[0], Every):
+        return None
+    start = _parsed(found["start"], order, budget)
+    if start is None or _a_name(start[0]):
+        raise UnknownExpression(
+            N_(
+                "Read {schedule} as a schedule but not its start {start}. Write the start as a date, e.g. 'starting "
+                "December 4' or 'starting 2026-12-04'."
+            ),
+            schedule=repr(found["rule"][:80]),
+            start=repr(found["start"][:80]),
+            suggestions=[f"{found['rule']} starting 2026-12-04"[:MAX_EXPRESSION_LENGTH]],
+        )
+    return rule, start
+
+
+_START_CLAUSE: Final = re.compile(
+    r"(?P<rule>.+?)[,;]?\s+(?:starting(?:\s+(?:on|from))?|beginning(?:\s+on)?|from|as\s+of|ab(?:\s+dem)?"
+    r"|beginnend(?:\s+am)?|à\s+partir\s+du|à\s+partir\s+de|a\s+partir\s+del?|desde\s+el)\s+(?P<start>.+?)(?:\s+(?:on|onwards|an))?",
+    re.IGNORECASE,
+)
+"""A schedule with its first day said after it: 'every other Friday at 4pm starting December 4', 'every Monday
+from January 5 on', 'jeden Montag ab dem 5. Januar', 'cada lunes a partir del 5 de enero'."""
 
 
 _PARSED: Final[OrderedDict[tuple[str, tuple[str, ...]], tuple[Spec, str] | None]] = OrderedDict()
