@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -384,3 +384,24 @@ def test_a_start_that_is_not_understood_is_named_in_the_refusal() -> None:
         resolved("every other Friday at 4pm starting Decembr 4", "2026-11-28T10:00:00")
     message = caught.value.message
     assert "'every other Friday at 4pm' as a schedule" in message and "'Decembr 4'" in message
+
+
+@pytest.mark.parametrize(
+    ("offset", "zone"),
+    [(timedelta(hours=5, minutes=30), "Asia/Colombo"), (timedelta(hours=-9, minutes=-30), "Pacific/Marquesas")],
+)
+def test_a_fractional_fixed_offsets_rule_is_written_on_a_zone_that_keeps_that_offset(
+    offset: timedelta, zone: str
+) -> None:
+    fixed = timezone(offset)
+    found = resolve_expression("every weekday at 9:30", reference=datetime(2026, 11, 28, 12, tzinfo=UTC), zone=fixed)
+    assert found.rule is not None
+    assert found.rule.startswith(f"DTSTART;TZID={zone}:20261130T093000\n")  # the wall clock of the listed times
+    assert found.occurrences[0] == datetime(2026, 11, 30, 9, 30, tzinfo=fixed)
+
+
+def test_a_fixed_offset_no_zone_keeps_gets_no_rule_string_rather_than_a_wrong_one() -> None:
+    # +12:45 is only Chatham's winter offset (it has daylight time): a rule in UTC would move BYHOUR's hours.
+    fixed = timezone(timedelta(hours=12, minutes=45))
+    found = resolve_expression("every weekday at 9:30", reference=datetime(2026, 11, 28, 12, tzinfo=UTC), zone=fixed)
+    assert found.rule is None and found.occurrences[0] == datetime(2026, 11, 30, 9, 30, tzinfo=fixed)

@@ -44,6 +44,8 @@ ZONES: tuple[tuple[str, tzinfo], ...] = (
     ("Asia/Kolkata", ZoneInfo("Asia/Kolkata")),
     ("UTC", UTC),
     ("+05:00", timezone(td(hours=5))),
+    ("+05:30", timezone(td(hours=5, minutes=30))),  # written as a zone that keeps +05:30
+    ("-09:30", timezone(-td(hours=9, minutes=30))),
 )
 REFERENCES = (
     datetime(2026, 11, 28, 15, 0, tzinfo=UTC),  # a Saturday: "every weekday" must not start on it

@@ -46,6 +46,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Final, Literal
 
 from horologe.core import relative_text as said
+from horologe.core import tzdb
 from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
 from horologe.core.gazetteer import Gazetteer
@@ -642,6 +643,7 @@ class _Resolver:
             if other is not None:
                 alternative = Alternative(other.resolution.instant, None, self._described(spec.other))
         granularity = "day" if all_day else "minute"
+        first_line = dtstart_line(found[0], self.zone)
         return Resolution(
             "recurrence",
             found[0],
@@ -651,7 +653,7 @@ class _Resolver:
             text,
             alternative=alternative,
             occurrences=tuple(found),
-            rule=f"{dtstart_line(found[0], self.zone)}\n{rule.split(chr(10), 1)[1]}",
+            rule=f"{first_line}\n{rule.split(chr(10), 1)[1]}" if first_line is not None else None,
         )
 
     def _described(self, spec: Every) -> Message:
@@ -696,10 +698,12 @@ class _Resolver:
         return f"DTSTART:{_stamp(datetime.combine(start, time(hour, minute, second)))}\nRRULE:{';'.join(parts)}"
 
 
-def dtstart_line(first: datetime, zone: tzinfo) -> str:
+def dtstart_line(first: datetime, zone: tzinfo) -> str | None:
     """The DTSTART line of a rule whose first occurrence is `first`, on `zone`'s wall clock: TZID with the IANA name,
     'Z' for UTC, an Etc/GMT zone for a whole-hour fixed offset. A fixed offset of a fraction of an hour, which no
-    IANA name keeps, is written in UTC (exact while no occurrence's date differs between the two clocks)."""
+    IANA name keeps by definition, is written as a zone that keeps that offset from `first` on with no change
+    scheduled (+05:30: Asia/Kolkata), whose wall clock gives the same occurrences; None when no zone does (no rule
+    string then: one in UTC would move the rule's hours)."""
     local = first.astimezone(zone)
     key = getattr(zone, "key", None)
     offset = local.utcoffset() or timedelta(0)
@@ -708,7 +712,19 @@ def dtstart_line(first: datetime, zone: tzinfo) -> str:
     if key is None and offset and offset % timedelta(hours=1) == timedelta(0):
         hours = offset // timedelta(hours=1)
         return f"DTSTART;TZID=Etc/GMT{-hours:+d}:{_stamp(local)}"  # POSIX signs: Etc/GMT-5 is UTC+5
-    return f"DTSTART:{_stamp(first.astimezone(UTC))}Z"
+    if not offset:
+        return f"DTSTART:{_stamp(first.astimezone(UTC))}Z"
+    steady = _steady_zone(offset, first)
+    return f"DTSTART;TZID={steady}:{_stamp(local)}" if steady is not None else None
+
+
+def _steady_zone(offset: timedelta, first: datetime) -> str | None:
+    """The first zone (by name) at `offset` at `first` with no transition scheduled after it."""
+    for key in sorted(tzdb.canonical_names()):
+        zone = tzdb.get_zone(key)
+        if first.astimezone(zone).utcoffset() == offset and tzdb.next_transition(zone, first) is None:
+            return key
+    return None
 
 
 def _stamp(wall: datetime) -> str:
