@@ -211,10 +211,12 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 def _serve(settings: Settings) -> int:
     from horologe import holiday_index, places
     from horologe.datafiles import DataFileError
+    from horologe.tools.registry import check_schemas
 
     try:
         places.check()
         holiday_index.check()
+        check_schemas()
     except DataFileError as exc:
         print(f"horologe: {exc}", file=sys.stderr)
         return 2

@@ -4,9 +4,11 @@ missing or damaged one raises, naming it, so that a broken installation stops at
 from __future__ import annotations
 
 import gzip
+import json
 import zlib
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 
 class DataFileError(RuntimeError):
@@ -30,4 +32,15 @@ def read_gzip_text(name: str) -> str:
     except FileNotFoundError as exc:
         raise DataFileError(path, "is missing") from exc
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        raise DataFileError(path, f"is damaged ({exc})") from exc
+
+
+def read_json(name: str) -> Any:
+    """A packaged JSON file's value; DataFileError when missing or damaged."""
+    path = packaged(name)
+    try:
+        return json.loads(path.read_bytes())
+    except FileNotFoundError as exc:
+        raise DataFileError(path, "is missing") from exc
+    except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise DataFileError(path, f"is damaged ({exc})") from exc

@@ -5,9 +5,12 @@ name up in it (`horologe.core.holiday_names`) and works out the dates from those
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from horologe.core.holiday_names import NameIndex
 from horologe.datafiles import read_gzip_text
+
+if TYPE_CHECKING:  # start-up checks the file without loading the holiday code
+    from horologe.core.holiday_names import NameIndex
 
 TABLE = "holiday_names.tsv.gz"
 

@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
-from filelock import FileLock, Timeout
-
 from horologe.state import MAX_ITEMS, RequestState, Scope, StateFull
 
 logger = logging.getLogger("horologe")
@@ -185,6 +183,8 @@ class FileMemory:
         is off (or turns off now)."""
         if self.where != "computer":
             return change(None)
+        from filelock import FileLock  # loaded by the first write: a server that only reads never needs it
+
         try:
             target = self.path.resolve()
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -201,7 +201,7 @@ class FileMemory:
                 if self.where == "computer":
                     self._save(target, values)
             return value
-        except (OSError, RuntimeError, Timeout) as exc:  # RuntimeError: a symlink loop (Python 3.11 and 3.12)
+        except (OSError, RuntimeError) as exc:  # a lock timeout is an OSError; RuntimeError: a symlink loop (3.11/3.12)
             self._turn_off(exc)
             return change(None)
 

@@ -36,15 +36,12 @@ class Busy:
     stopped: threading.Event = dataclasses.field(default_factory=threading.Event)
 
     def __call__(self, arguments: Any, context: RequestContext, options: Any) -> dict[str, Any]:
-        in_worker = threading.current_thread() is not threading.main_thread()  # not a first try on the event loop
-        if in_worker:
-            self.started.set()
+        self.started.set()
         try:
             while True:
                 context.budget.spend()
         finally:
-            if in_worker:
-                self.stopped.set()
+            self.stopped.set()
 
 
 @pytest.fixture

@@ -702,8 +702,8 @@ def dtstart_line(first: datetime, zone: tzinfo) -> str | None:
     """The DTSTART line of a rule whose first occurrence is `first`, on `zone`'s wall clock: TZID with the IANA name,
     'Z' for UTC, an Etc/GMT zone for a whole-hour fixed offset. A fixed offset of a fraction of an hour, which no
     IANA name keeps by definition, is written as a zone that keeps that offset from `first` on with no change
-    scheduled (+05:30: Asia/Kolkata), whose wall clock gives the same occurrences; None when no zone does (no rule
-    string then: one in UTC would move the rule's hours)."""
+    scheduled (+05:30: Asia/Colombo, the first such by name), whose wall clock gives the same occurrences; None when
+    no zone does (no rule string then: one in UTC would move the rule's hours)."""
     local = first.astimezone(zone)
     key = getattr(zone, "key", None)
     offset = local.utcoffset() or timedelta(0)

@@ -3,10 +3,12 @@ here (a new toolset's name also into `horologe.config.Toolset`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any, Final
 
+from horologe.datafiles import read_json
 from horologe.tools import calendar, preferences, relative, schedule, time, timers
 from horologe.tools.schemas import clean_schema, output_schema
 from horologe.tools.spec import ToolSpec
@@ -67,7 +69,45 @@ def selected_tools(toolsets: Iterable[str], transport: str) -> tuple[ToolSpec, .
     return tuple(chosen if tool.name == "preferences" else tool for tool in offered)
 
 
+SCHEMAS_FILE: Final = "tool_schemas.json"
+
+
 @cache
 def tool_schemas(spec: ToolSpec) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A tool's input and output JSON Schemas, built once: pydantic schema generation is slow (read-only results)."""
+    """A tool's input and output JSON Schemas (read-only results), as compiled into the package: pydantic generates
+    the eleven default tools' in about 0.1 s, which a stdio client's first `tools/list` waited for. A tool the file
+    does not hold (a test's) has them generated."""
+    compiled = _compiled_schemas().get(schema_key(spec))
+    return (compiled[0], compiled[1]) if compiled is not None else generated_schemas(spec)
+
+
+def generated_schemas(spec: ToolSpec) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A tool's input and output JSON Schemas from its models: what scripts/build_tool_schemas.py compiles."""
     return clean_schema(spec.arguments.model_json_schema()), output_schema(spec.result.model_json_schema())
+
+
+def schema_key(spec: ToolSpec) -> str:
+    """Where the compiled file holds a tool's schemas: its name and models (`preferences` has two argument models)."""
+    return f"{spec.name} {spec.arguments.__qualname__} {spec.result.__qualname__}"
+
+
+def every_spec() -> tuple[ToolSpec, ...]:
+    """Every tool this server can offer, in each of its forms."""
+    return (*TOOLS, *(preferences.offered(hours=hours) for hours in (False, True)))
+
+
+def compiled_schemas() -> str:
+    """The compiled file's text (scripts/build_tool_schemas.py writes it): each tool form's key and its [input, output]
+    schemas, in listing order, indented so that a change to what a model publishes shows in review."""
+    return json.dumps({schema_key(spec): generated_schemas(spec) for spec in every_spec()}, indent=1) + "\n"
+
+
+def check_schemas() -> None:
+    """Read the compiled schemas now, so that a missing or damaged file stops start-up naming it."""
+    _compiled_schemas()
+
+
+@cache
+def _compiled_schemas() -> dict[str, list[dict[str, Any]]]:
+    held: dict[str, list[dict[str, Any]]] = read_json(SCHEMAS_FILE)
+    return held

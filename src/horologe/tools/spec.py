@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from horologe.context import RequestContext
 from horologe.core.format import OutputFormat
-from horologe.tools.schemas import Arguments
+
+if TYPE_CHECKING:  # the models load with the tools, not with what only needs `ToolOptions` (start-up, issue 38)
+    from pydantic import BaseModel
+
+    from horologe.tools.schemas import Arguments
 
 
 @dataclass(frozen=True, slots=True)
