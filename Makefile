@@ -61,7 +61,7 @@ test: $(VENV)/.dev  ## the whole suite with branch coverage, gated (installs ngi
 	scripts/install-test-deps
 	rm -f .coverage .coverage.*
 	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -n $(TEST_WORKERS) --dist loadfile --cov --cov-report=term \
-		--cov-fail-under=95
+		--cov-fail-under=95 --durations=25
 
 test-fast: $(VENV)/.dev  ## the inner loop: every test that runs in this process (no builds, processes or network)
 	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -m "not e2e" -n auto --dist loadfile
