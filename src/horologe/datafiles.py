@@ -6,9 +6,12 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class DataFileError(RuntimeError):
@@ -26,21 +29,22 @@ def packaged(name: str) -> Path:
 
 def read_gzip_text(name: str) -> str:
     """A packaged gzip file's text (its checksum verified); DataFileError when missing or damaged."""
-    path = packaged(name)
-    try:
-        return gzip.decompress(path.read_bytes()).decode("utf-8")
-    except FileNotFoundError as exc:
-        raise DataFileError(path, "is missing") from exc
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
-        raise DataFileError(path, f"is damaged ({exc})") from exc
+    return _decoded(name, lambda raw: gzip.decompress(raw).decode("utf-8"), (EOFError, zlib.error, UnicodeDecodeError))
 
 
 def read_json(name: str) -> Any:
     """A packaged JSON file's value; DataFileError when missing or damaged."""
+    return _decoded(name, json.loads, (ValueError,))  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+
+
+def _decoded(name: str, decode: Callable[[bytes], T], damage: tuple[type[Exception], ...]) -> T:
+    """A packaged file's bytes read and decoded; DataFileError when it is missing, unreadable, or `decode` raises one
+    of `damage`."""
     path = packaged(name)
+    unreadable: tuple[type[Exception], ...] = (OSError, *damage)
     try:
-        return json.loads(path.read_bytes())
+        return decode(path.read_bytes())
     except FileNotFoundError as exc:
         raise DataFileError(path, "is missing") from exc
-    except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+    except unreadable as exc:
         raise DataFileError(path, f"is damaged ({exc})") from exc

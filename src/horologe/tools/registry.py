@@ -92,8 +92,8 @@ def schema_key(spec: ToolSpec) -> str:
 
 
 def every_spec() -> tuple[ToolSpec, ...]:
-    """Every tool this server can offer, in each of its forms."""
-    return (*TOOLS, *(preferences.offered(hours=hours) for hours in (False, True)))
+    """Every tool this server can offer, in each of its forms, each once (`TOOLS` holds one form of `preferences`)."""
+    return tuple(dict.fromkeys((*TOOLS, *(preferences.offered(hours=hours) for hours in (False, True)))))
 
 
 def compiled_schemas() -> str:
