@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from calendar import isleap, monthrange
+from calendar import isleap
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from decimal import ROUND_FLOOR, Decimal
@@ -58,6 +58,9 @@ _UNIT_DIVISORS: Final[dict[str, tuple[int, SourceFormat]]] = {
     "ms": (1_000, "unix_milliseconds"),
     "us": (1_000_000, "unix_microseconds"),
 }
+
+_UNITS: Final = get_args(TimestampUnit)
+_MONTH_DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _ISO = re.compile(r"(?P<date>[0-9Ww+-]+)(?:[Tt ](?P<time>[0-9:.,]+)(?P<offset>[Zz]|[+-][0-9:]+)?)?")
@@ -147,9 +150,9 @@ def parse_timestamp(
     """
     check_disambiguation(disambiguation)
     _check_unit(unit)
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise _invalid(value, msg(N_("expected a string or a number, not {type}"), type=type(value).__name__))
-    if isinstance(value, int | float):
+    if not isinstance(value, str):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _invalid(value, msg(N_("expected a string or a number, not {type}"), type=type(value).__name__))
         return _parse_unix_number(value, unit)
     text = _clean(value)
     if _NUMBER.fullmatch(text):
@@ -174,7 +177,7 @@ def date_problem(year: int, month: int, day: int) -> Message | None:
         return msg(N_("year must be in 1..9999"))
     if not 1 <= month <= 12:
         return msg(N_("month must be in 1..12"))
-    if not 1 <= day <= monthrange(year, month)[1]:
+    if not 1 <= day <= (29 if month == 2 and isleap(year) else _MONTH_DAYS[month - 1]):
         return msg(N_("day is out of range for month"))
     return None
 
@@ -195,13 +198,12 @@ def clock_problem(hour: int, minute: int, second: int) -> Message | None:
 
 
 def _check_unit(unit: str) -> None:
-    units = get_args(TimestampUnit)
-    if unit not in units:
+    if unit not in _UNITS:
         raise InvalidArgument(
             N_("Unknown timestamp unit {unit}. Use one of: {known}."),
             unit=repr(unit),
-            known=", ".join(units),
-            suggestions=units,
+            known=", ".join(_UNITS),
+            suggestions=_UNITS,
         )
 
 
@@ -328,10 +330,10 @@ def _parse_iso_time(text: str, original: str) -> tuple[int, int, int, int]:
     for pattern in _ISO_TIMES:
         match = pattern.fullmatch(text)
         if match:
-            fraction = match["fraction"] or ""
-            hour, minute, second = (int(match[name] or 0) for name in ("hour", "minute", "second"))
-            _check_clock(hour, minute, second, original)
-            return hour, minute, second, int(fraction[:6].ljust(6, "0"))
+            hour, minute, second, fraction = match.group("hour", "minute", "second", "fraction")
+            clock = int(hour), int(minute or 0), int(second or 0)
+            _check_clock(*clock, original)
+            return (*clock, int(fraction[:6].ljust(6, "0")) if fraction else 0)
     reason = msg(N_("the time {time} is not HH:MM[:SS[.fff]] (fractions only on seconds)"), time=repr(text))
     raise _invalid(original, reason)
 
@@ -468,6 +470,8 @@ def _localize(
 
 
 def _in_range(instant: datetime, original: object) -> datetime:
+    if 1 < instant.year < 9999:  # no offset moves these years' instants out of the range
+        return instant
     try:
         instant.astimezone(UTC)
     except OverflowError:
