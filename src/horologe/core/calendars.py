@@ -3,8 +3,9 @@
 The Hebrew and tabular Islamic calendars are arithmetic by definition; the functions follow the algorithms of
 Fourmilab's calendar converter as the `convertdate` package writes them (a test compares every day of 1990-2040 and
 every eleventh of 1800-2200 with it), except that a Hebrew date is found from its year's first day and length (the
-converter recomputes the year for every month it steps over: ten times slower). The Persian calendar is astronomical (the year begins on the day of the March equinox at Tehran, before
-noon); its 33-year arithmetic rule (8 leap years in 33) gives the same new year as `convertdate`'s astronomical
+converter recomputes the year for every month it steps over: ten times slower).
+The Persian calendar is astronomical (the year begins on the day of the March equinox at Tehran, before noon); its
+33-year arithmetic rule (8 leap years in 33) gives the same new year as `convertdate`'s astronomical
 computation every year from 1277 to 1502 AP (1898-2123), the years answered here; outside them, None (the rule
 drifts a day from the equinox in 10 of the 480 years 1170-1649 AP).
 """
