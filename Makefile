@@ -55,6 +55,9 @@ install: dist/.packages  ## install the `horologe` command from this clone (and 
 
 # Tests run in parallel (pytest-xdist), a module's tests in one worker (`--dist loadfile`: a module's servers and
 # builds are made once). Process tests wait more than they compute, so `make test` runs two workers per core.
+# `make test-fast` builds nothing and starts no process, so its tests are shared out one by one, an idle worker taking
+# the rest of a busy one's (`--dist worksteal`): 75-80 s against loadfile's 84-89 s on 2 cores, where the module
+# waiting on connection deadlines kept one worker to itself.
 # Where PYTHONDONTWRITEBYTECODE is set, pytest rewrote every test module's asserts in every worker of every run (half
 # of each worker's 19 s of collection); with it cleared for the run, the rewritten modules are kept in __pycache__.
 test: $(VENV)/.dev  ## the whole suite with branch coverage, gated (installs nginx, redis, Node tools; builds dist/)
@@ -64,7 +67,7 @@ test: $(VENV)/.dev  ## the whole suite with branch coverage, gated (installs ngi
 		--cov-fail-under=95 --durations=25
 
 test-fast: $(VENV)/.dev  ## the inner loop: every test that runs in this process (no builds, processes or network)
-	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -m "not e2e" -n auto --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -m "not e2e" -n auto --dist worksteal
 
 TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
