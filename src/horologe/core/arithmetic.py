@@ -15,14 +15,17 @@ Semantics (RFC 5545 §3.3.6 and TC39 Temporal):
 from __future__ import annotations
 
 import re
+from calendar import isleap
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from horologe.core.errors import InvalidArgument, InvalidTimestamp
 from horologe.core.localtime import Disambiguation, LocalResolution, resolve_local
 from horologe.core.messages import N_, Message, msg
+
+_MONTH_DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 MAX_AMOUNT_LENGTH: Final = 100
 MAX_CALENDAR_MONTHS: Final = 12 * 10_000
@@ -192,9 +195,7 @@ def shift_wall(wall: datetime, amount: Amount) -> tuple[datetime, str | None]:
 
 def days_in_month(year: int, month: int) -> int:
     """Number of days in a month of the proleptic Gregorian calendar."""
-    if month == 12:
-        return 31
-    return (date(year, month + 1, 1) - date(year, month, 1)).days
+    return 29 if month == 2 and isleap(year) else _MONTH_DAYS[month - 1]
 
 
 def _precise(anchor: datetime, seconds: Decimal, zone: tzinfo) -> datetime:

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from typing import Any, Final
 
 from horologe.core import calendars
+from horologe.core.arithmetic import days_in_month
 from horologe.core.errors import InvalidArgument
 from horologe.core.messages import N_
 from horologe.core.weekdays import DAY_NAMES
@@ -96,7 +97,7 @@ def date_facts(day: date) -> dict[str, Any]:
         "days_in_year": 366 if leap else 365,
         "quarter": (day.month - 1) // 3 + 1,
         "month_name": MONTH_NAMES[day.month - 1],
-        "days_in_month": stdlib_calendar.monthrange(day.year, day.month)[1],
+        "days_in_month": days_in_month(day.year, day.month),
         "leap_year": leap,
     }
 

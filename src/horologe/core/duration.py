@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Final, Literal, get_args
 
+from horologe.core.arithmetic import days_in_month
 from horologe.core.errors import InvalidArgument
 from horologe.core.localtime import resolve_local
 from horologe.core.messages import N_
@@ -182,14 +183,8 @@ def _placed(start: datetime, zone: tzinfo, months: int, days: int) -> datetime:
 def _shift(wall: datetime, months: int, days: int) -> datetime:
     year, month_index = divmod(wall.month - 1 + months, 12)
     year += wall.year
-    day = min(wall.day, _days_in_month(year, month_index + 1))
+    day = min(wall.day, days_in_month(year, month_index + 1))
     return wall.replace(year=year, month=month_index + 1, day=day) + timedelta(days=days)
-
-
-def _days_in_month(year: int, month: int) -> int:
-    if month == 12:
-        return 31
-    return (date(year, month + 1, 1) - date(year, month, 1)).days
 
 
 def _wall(instant: datetime, zone: tzinfo) -> datetime:

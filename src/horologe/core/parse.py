@@ -29,6 +29,7 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from decimal import ROUND_FLOOR, Decimal
 from typing import Final, Literal, get_args
 
+from horologe.core.arithmetic import days_in_month
 from horologe.core.errors import InvalidArgument, InvalidTimestamp
 from horologe.core.localtime import Disambiguation, LocalResolution, check_disambiguation, resolve_local
 from horologe.core.messages import N_, Message, msg
@@ -60,7 +61,6 @@ _UNIT_DIVISORS: Final[dict[str, tuple[int, SourceFormat]]] = {
 }
 
 _UNITS: Final = get_args(TimestampUnit)
-_MONTH_DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _ISO = re.compile(r"(?P<date>[0-9Ww+-]+)(?:[Tt ](?P<time>[0-9:.,]+)(?P<offset>[Zz]|[+-][0-9:]+)?)?")
@@ -177,7 +177,7 @@ def date_problem(year: int, month: int, day: int) -> Message | None:
         return msg(N_("year must be in 1..9999"))
     if not 1 <= month <= 12:
         return msg(N_("month must be in 1..12"))
-    if not 1 <= day <= (29 if month == 2 and isleap(year) else _MONTH_DAYS[month - 1]):
+    if not 1 <= day <= days_in_month(year, month):
         return msg(N_("day is out of range for month"))
     return None
 

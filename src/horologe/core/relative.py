@@ -47,6 +47,7 @@ from typing import Final, Literal
 
 from horologe.core import relative_text as said
 from horologe.core import tzdb
+from horologe.core.arithmetic import days_in_month
 from horologe.core.budget import UNLIMITED, Budget
 from horologe.core.errors import InvalidArgument
 from horologe.core.gazetteer import Gazetteer
@@ -509,7 +510,7 @@ class _Resolver:
             return found
         if not 1 <= year <= 9999:
             raise InvalidArgument(N_("The result lies outside years 1..9999 (year {year})."), year=year)
-        days = _days_in_month(year, month)
+        days = days_in_month(year, month)
         if ref.kind == "nth":
             raise InvalidArgument(
                 N_("{month} has no {ordinal} {weekday}: name one that exists, such as the last {weekday}."),
@@ -736,7 +737,7 @@ def _month_day(ref: DayRef, year: int, month: int) -> date | None:
     """The day of a month a reference names ("the second Tuesday", "the last day", "the 4th"), or None."""
     if not 1 <= year <= 9999:
         return None
-    days = _days_in_month(year, month)
+    days = days_in_month(year, month)
     if ref.kind == "nth":
         if ref.ordinal == -1:
             last = date(year, month, days)
@@ -778,7 +779,7 @@ def add_months(day: date, months: int) -> date:
     year, month = divmod(index, 12)
     if not 1 <= year <= 9999:
         raise InvalidArgument(N_("The result lies outside years 1..9999 (year {year})."), year=year)
-    return date(year, month + 1, min(day.day, _days_in_month(year, month + 1)))
+    return date(year, month + 1, min(day.day, days_in_month(year, month + 1)))
 
 
 def shift(instant: datetime, amount: int, unit: Unit, zone: tzinfo) -> datetime:
@@ -796,8 +797,3 @@ def shift(instant: datetime, amount: int, unit: Unit, zone: tzinfo) -> datetime:
         return resolve_local(wall, zone).instant
     except OverflowError:
         raise InvalidArgument(N_("The result lies outside years 1..9999.")) from None
-
-
-def _days_in_month(year: int, month: int) -> int:
-    following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
-    return (following - timedelta(days=1)).day
