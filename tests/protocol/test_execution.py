@@ -17,7 +17,7 @@ from horologe.core.budget import Budget, Expired
 from horologe.core.errors import OutOfTime
 from horologe.core.recurrence import expand, parse_rule
 from horologe.core.zones import resolve_zone
-from horologe.protocol.execution import GRACE_SECONDS, Executor, WorkerThreads, watch
+from horologe.protocol.execution import GRACE_SECONDS, WATCH_EVERY, Executor, WorkerThreads, watch
 
 pytestmark = pytest.mark.anyio
 
@@ -211,6 +211,27 @@ def after(checks: int) -> Callable[[], bool]:
 def test_the_watch_stops_a_library_loop_from_inside_and_is_gone_afterwards(work: Callable[[], None]) -> None:
     with pytest.raises(Expired):
         watch(work, after(3))
+    assert sys.getprofile() is None
+
+
+def test_time_up_inside_a_finalizer_stops_the_call_after_it_not_the_finalizer() -> None:
+    # The garbage collector runs finalizers inside whatever code is running: a watch raising in one would have the
+    # error swallowed (printed as unraisable), the profile function dropped, and the call run on unwatched.
+    finalized: list[bool] = []
+
+    class Finalized:
+        def __del__(self) -> None:
+            for _ in range(2 * WATCH_EVERY):  # long enough for the watch's first check to come inside it
+                divmod(7, 3)
+            finalized.append(True)
+
+    def work() -> str:
+        Finalized()  # dies at once: its finalizer runs inside the watched call
+        return "answered"
+
+    with pytest.raises(Expired):
+        watch(work, lambda: True)
+    assert finalized == [True]
     assert sys.getprofile() is None
 
 

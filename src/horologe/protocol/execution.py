@@ -10,7 +10,9 @@ A library call that never comes back between two checks (dateutil searching a ne
 9999 inside one `next()`) runs under `watch` (through `Budget.watched`): a profile function (`sys.setprofile`),
 in the worker thread only and for that one library call, counts the interpreter's call and return events and asks
 the same check every `WATCH_EVERY` of them. When time is up it raises inside the library's own frame; CPython
-drops a profile function that raises and unwinds the call at once. So an answered (late or cancelled) call stops
+drops a profile function that raises and unwinds the call at once. Never inside a finalizer (`__del__`, which the
+garbage collector may run in the middle of the call): CPython would swallow the error there and the call would run
+on unwatched, so the watch raises at the first event after it. So an answered (late or cancelled) call stops
 computing within milliseconds, and its thread serves the next call; nothing is ever raised across threads.
 Profile rather than trace: coverage.py uses the trace function. A job whose call was answered before a thread
 took it is never started.
@@ -248,14 +250,21 @@ def watch(work: Callable[[], T], expired: Callable[[], bool]) -> T:
     if sys.getprofile() is not None:
         return work()
     left = WATCH_EVERY
+    due = False
 
     def check(frame: FrameType, event: str, arg: object) -> None:
-        nonlocal left
+        nonlocal left, due
         left -= 1
-        if left <= 0:
-            left = WATCH_EVERY
-            if expired():
-                raise Expired
+        if left > 0:
+            return
+        left = WATCH_EVERY
+        due = due or expired()
+        if not due:
+            return
+        if _in_finalizer(frame):  # raised there, Expired would be swallowed and the watch dropped with it
+            left = 1  # stop at the first event after the finalizer instead
+            return
+        raise Expired
 
     sys.setprofile(check)
     try:
@@ -263,6 +272,16 @@ def watch(work: Callable[[], T], expired: Callable[[], bool]) -> T:
     finally:
         left = _QUIET  # no check (and no raise) on the call below, before the profile function is gone
         sys.setprofile(None)  # CPython has removed it already if it raised
+
+
+def _in_finalizer(frame: FrameType | None) -> bool:
+    """Whether the frame runs inside an object's `__del__`, which the garbage collector may start in the middle of
+    any watched call; CPython ignores (prints) what a finalizer raises."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _outcome_of(work: Callable[[], Any]) -> Outcome:
