@@ -77,13 +77,13 @@ def resolve_local(wall: datetime, zone: tzinfo, policy: Disambiguation = "compat
     if offset_first == offset_second:
         return LocalResolution(first, "unique", (first,), policy)
     # Both readings differ: either the wall time repeats (fold) or it was skipped (gap).
-    # A fold time survives a round trip through UTC; a gap time comes back shifted. The candidates are both
-    # readings as real wall times in `zone` (a gap reading moves out of the gap), the earlier first.
+    # The candidates are both readings as real wall times in `zone` (a gap reading moves out of the gap), the
+    # earlier first, ordered by their UTC instants (two times in one zone compare by their wall clocks, PEP 495).
+    # A fold time survives that round trip through UTC; a gap time comes back shifted.
     instants = first.astimezone(UTC), second.astimezone(UTC)
-    round_trip = instants[0].astimezone(zone)
-    is_fold = round_trip.replace(tzinfo=None) == wall
-    earlier, later = sorted(instants)
-    candidates = earlier.astimezone(zone), later.astimezone(zone)
+    walls = instants[0].astimezone(zone), instants[1].astimezone(zone)
+    is_fold = walls[0].replace(tzinfo=None) == wall
+    candidates = walls if instants[0] <= instants[1] else (walls[1], walls[0])
     if is_fold:
         return _pick_fold(wall, zone, candidates, policy)
     return _pick_gap(wall, zone, candidates, policy)
