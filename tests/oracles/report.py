@@ -24,10 +24,8 @@ def main() -> int:
     """Run every area and print the table; exit 1 when any area has a discrepancy."""
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
-        text = zic.source()
-        real = zic.compile_source(text, Path(scratch) / "real")
-        zero = zic.compile_source(zic.zero_saves(text), Path(scratch) / "zero")
-        dumps = zic.dump_both((real, zero), comparisons.names(), *comparisons.WINDOW)
+        outputs = zic.dump_texts(zic.source(), comparisons.names(), *comparisons.WINDOW, Path(scratch))
+        dumps = zic.parse_intervals(outputs[0]), zic.parse_intervals(outputs[1])
         areas: list[tuple[str, Callable[[], comparisons.Comparison]]] = [
             ("zdump", partial(comparisons.zdump_transitions, dumps[0])),
             ("zdump_standard", partial(comparisons.zdump_standard_offsets, *dumps)),

@@ -8,6 +8,7 @@ TZDIR pointing there.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -84,20 +85,36 @@ def compile_source(text: str, directory: Path) -> Path:
 
 def dump(directory: Path, names: list[str], first_year: int, end_year: int) -> dict[str, list[Period]]:
     """zdump -i over [first_year, end_year) for `names` compiled in `directory`, as periods per zone."""
+    return parse_intervals(_dump_text(directory, names, first_year, end_year))
+
+
+def _dump_text(directory: Path, names: list[str], first_year: int, end_year: int) -> str:
     _, zdump = tools()
     command = [zdump, "-i", "-c", f"{first_year},{end_year}", *names]
     environment = {"TZDIR": str(directory), "PATH": os.environ.get("PATH", ""), "LC_ALL": "C"}
     output = subprocess.run(command, env=environment, check=True, capture_output=True, text=True, timeout=600)
-    return parse_intervals(output.stdout)
+    return output.stdout
 
 
-def dump_both(
-    directories: tuple[Path, Path], names: list[str], first_year: int, end_year: int
-) -> tuple[dict[str, list[Period]], dict[str, list[Period]]]:
-    """`dump` of two compilations at once (two zdump processes: zdump's search is the slow part)."""
+def dump_texts(text: str, names: list[str], first_year: int, end_year: int, scratch: Path) -> tuple[str, str]:
+    """zdump -i's output for `names` over [first_year, end_year) in two compilations of `text` made under
+    `scratch`: as written, and with every SAVE 0 (two zdump processes at once: zdump's search is the slow part)."""
+    directories = compile_source(text, scratch / "real"), compile_source(zero_saves(text), scratch / "zero")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        first, second = (pool.submit(dump, directory, names, first_year, end_year) for directory in directories)
+        first, second = (pool.submit(_dump_text, path, names, first_year, end_year) for path in directories)
         return first.result(), second.result()
+
+
+def inputs_digest(text: str, names: list[str], first_year: int, end_year: int) -> str:
+    """A digest of everything `dump_texts` answers from: the source, the names, the years, and the zic and zdump
+    programs themselves (their bytes). Equal digests, equal output: zdump's answers can be kept and read back."""
+    digest = hashlib.sha256()
+    for part in (text, "\n".join(names), f"{first_year},{end_year}"):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    for program in tools():
+        digest.update(Path(program).read_bytes())
+    return digest.hexdigest()
 
 
 def parse_intervals(text: str) -> dict[str, list[Period]]:
