@@ -96,10 +96,15 @@ def _dump_text(directory: Path, names: list[str], first_year: int, end_year: int
     return output.stdout
 
 
+def compile_both(text: str, scratch: Path) -> tuple[Path, Path]:
+    """The two compilations of `text` under `scratch`: as written, and with every SAVE 0."""
+    return compile_source(text, scratch / "real"), compile_source(zero_saves(text), scratch / "zero")
+
+
 def dump_texts(text: str, names: list[str], first_year: int, end_year: int, scratch: Path) -> tuple[str, str]:
-    """zdump -i's output for `names` over [first_year, end_year) in two compilations of `text` made under
-    `scratch`: as written, and with every SAVE 0 (two zdump processes at once: zdump's search is the slow part)."""
-    directories = compile_source(text, scratch / "real"), compile_source(zero_saves(text), scratch / "zero")
+    """zdump -i's output for `names` over [first_year, end_year) in both compilations of `text` (`compile_both`)
+    made under `scratch` (two zdump processes at once: zdump's search is the slow part)."""
+    directories = compile_both(text, scratch)
     with ThreadPoolExecutor(max_workers=2) as pool:
         first, second = (pool.submit(_dump_text, path, names, first_year, end_year) for path in directories)
         return first.result(), second.result()
