@@ -1,4 +1,5 @@
-"""Shared fixtures: a fixed clock, servers built on it, and clients connected to them in process.
+"""What every test shares: the fixed now, the transport cells, and the rules a test is held to; the fixtures that
+build servers on that clock and connect clients to them in process are in tests/fixtures.py.
 
 Behaviour is tested once, where it is decided: `client` is the SDK's in-memory transport in the newest era, for
 everything a transport cannot change (what a tool answers, how a context or a language is applied). The six
@@ -14,30 +15,10 @@ import os
 import subprocess
 import tempfile
 import zoneinfo
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-# croniter runs `file` on the interpreter when imported (platform.architecture): once here, not inside a test.
-import croniter  # type: ignore[import-untyped]  # noqa: F401
-import httpx2
 import pytest
-from mcp.client import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.server.lowlevel.server import Server
-
-from horologe.clock import FixedClock
-from horologe.config import Settings, load_settings
-from horologe.core.holiday_names import country_code
-from horologe.core.relative_grammar import compile_tables
-from horologe.heap import settle_after_startup
-from horologe.holiday_index import holiday_index
-from horologe.http.app import create_app, http_server
-from horologe.places import gazetteer
-from tests.asgi import running
-from tests.stdio_pipe import PipeTransport
 
 # Zones come from the tzdata package only, as in the server process (see horologe.cli.main).
 zoneinfo.reset_tzpath(to=())
@@ -67,91 +48,24 @@ WIRE_REQUIREMENTS = {
 }
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Settings:
-    """Default settings with every toolset on (the tests cover every tool) and a fresh local preferences file."""
-    for name in (
-        "DEFAULT_TIMEZONE",
-        "HOROLOGE_DEFAULT_TIMEZONE",
-        "HOROLOGE_TIME__DEFAULT_TIMEZONE",
-        "HOROLOGE_TOOLSETS",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    # A tool budget that no ordinary call reaches even on a loaded machine under coverage: tool work is stopped at
-    # its budget wherever it loops, so a slow moment would otherwise turn a test of a behaviour into
-    # `budget_exceeded`. Tests of budgets set their own.
-    overrides: dict[str, dict[str, Any]] = {
-        "capabilities": {"toolsets": ["all"]},
-        "state": {"local_path": str(tmp_path / "preferences.json")},
-        "execution": {"budget_seconds": 60},
-        "http": {"request_timeout_seconds": 120},
-    }
-    return load_settings(overrides=overrides)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def warmed() -> None:
-    """Compile every language's grammar and load the holiday data once per worker, before the first test; then
-    settle the heap as a server does after start-up.
-
-    The first phrase of a language compiles its tables: a fraction of a CPU second, but many wall seconds on a heavily
-    loaded machine under coverage, spent from that call's tool budget, so the first unlucky test saw
-    `budget_exceeded` instead of the behaviour it checks. What the first use costs is measured by benchmarks
-    (bench/at_rest.py), not asserted by tests; a server compiles a language's tables on its first phrase.
-    """
-    compile_tables()
-    holiday_index()
-    country_code("Deutschland", gazetteer())
-    # As a serving process does once start-up is over: the modules, tables and test items loaded so far (a few
-    # hundred thousand long-lived objects) leave the cyclic collector's view, which walked them at each full
-    # collection (the collections of a `make test-fast` took 5.6 CPU seconds before, 4.4 after).
-    settle_after_startup()
-
-
-def horologe_server(settings: Settings) -> Server[Any]:
-    """horologe's server at the fixed now, as the HTTP edge builds it, so one server serves every cell."""
-    return http_server(settings, FixedClock(FIXED_NOW))
-
-
-@pytest.fixture
-def server(settings: Settings) -> Server[Any]:
-    return horologe_server(settings)
-
-
-async def connect(server: Server[Any], settings: Settings, cell: str, stack: AsyncExitStack) -> Client:
-    """A client connected to `server` over one transport cell ('memory/legacy', 'asgi/2026-07-28', ...)."""
-    transport, era = cell.split("/")
-    if transport == "memory":
-        return await stack.enter_async_context(Client(server, mode=era, cache=None))
-    if transport == "stdio":
-        return await stack.enter_async_context(Client(PipeTransport(server), mode=era, cache=None))
-    app = create_app(settings, server=server)
-    await stack.enter_async_context(running(app))
-    http = await stack.enter_async_context(
-        httpx2.AsyncClient(transport=httpx2.ASGITransport(app), base_url=BASE_URL, headers={"host": "127.0.0.1"})
-    )
-    inner = streamable_http_client(f"{BASE_URL}/mcp", http_client=http)
-    return await stack.enter_async_context(Client(inner, mode=era, cache=None))
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    """In an xdist worker of a `--cov` run, the coverage measurements already running are stopped before pytest-cov
-    starts the worker's own (at session start).
+    """Where tests run (an xdist worker, or a run without xdist) the shared fixtures are loaded (tests/fixtures.py):
+    the xdist controller runs no test, so it starts its workers without importing the SDK and the server.
 
-    Two were running: the one the interpreter's start-up hook began (the controller's coverage measures its child
-    processes, `patch = ["subprocess"]`, and xdist's workers are its children), and one pytest-cov began while reading
-    the worker's command line (`-n`, so it started a controller's). Each coverage started pauses the one before and
-    resumes it when it stops, so `no_cover`, which stops pytest-cov's worker coverage for a test, resumed the one
-    below: the oracle comparisons ran traced after all (the gap and fold readings 22 s instead of 9). The start-up
-    one's data (the modules imported so far) is still saved at exit and combined; pytest-cov's worker coverage sets
-    the variable again for the processes tests start. Held by tests/oracles/test_unmeasured.py.
+    Then, in an xdist worker of a `--cov` run, the coverage measurements already running are stopped before pytest-cov
+    starts the worker's own (at session start). Two were running: the one the interpreter's start-up hook began (the
+    controller's coverage measures its child processes, `patch = ["subprocess"]`, and xdist's workers are its
+    children), and one pytest-cov began while reading the worker's command line (`-n`, so it started a controller's).
+    Each coverage started pauses the one before and resumes it when it stops, so `no_cover`, which stops pytest-cov's
+    worker coverage for a test, resumed the one below: the oracle comparisons ran traced after all (the gap and fold
+    readings 22 s instead of 9). The start-up one has measured the modules the fixtures imported, and its data is still
+    saved at exit and combined; pytest-cov's worker coverage sets the variable again for the processes tests start.
+    Held by tests/oracles/test_unmeasured.py.
     """
-    if hasattr(config, "workerinput") and config.pluginmanager.hasplugin("_cov"):
+    worker = hasattr(config, "workerinput")
+    if worker or config.getoption("dist", "no") == "no":
+        config.pluginmanager.import_plugin("tests.fixtures")
+    if worker and config.pluginmanager.hasplugin("_cov"):
         import coverage  # only a `--cov` run's workers pay for the import
 
         while (running := coverage.Coverage.current()) is not None:
@@ -203,17 +117,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             )
         if marker is not None and not cells:
             raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.wire on a test that runs in one cell only")
-
-
-@pytest.fixture
-async def client(server: Server[Any], settings: Settings) -> AsyncIterator[Client]:
-    """The SDK's in-memory client in the newest era: for behaviour no transport or era can change."""
-    async with AsyncExitStack() as stack:
-        yield await connect(server, settings, IN_PROCESS, stack)
-
-
-@pytest.fixture(params=CELLS)
-async def wire_client(request: pytest.FixtureRequest, server: Server[Any], settings: Settings) -> AsyncIterator[Client]:
-    """A client in each of the six transport cells, for a test marked with the requirement that needs them."""
-    async with AsyncExitStack() as stack:
-        yield await connect(server, settings, request.param, stack)

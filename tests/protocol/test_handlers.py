@@ -22,7 +22,8 @@ from horologe.protocol.server import build_server
 from horologe.tools import registry as catalog
 from horologe.wire import SERVER_INFO_META
 from tests.calls import error_of, structured
-from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS, connect, horologe_server
+from tests.conftest import CELLS, FIXED_NOW, IN_PROCESS
+from tests.fixtures import connect, horologe_server
 from tests.protocol.test_language import prefer
 
 pytestmark = pytest.mark.anyio

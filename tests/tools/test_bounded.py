@@ -23,7 +23,8 @@ from horologe.tools import present, reading
 from horologe.tools import registry as catalog
 from horologe.tools.spec import ToolOptions
 from tests.calls import structured
-from tests.conftest import IN_PROCESS, connect, horologe_server
+from tests.conftest import IN_PROCESS
+from tests.fixtures import connect, horologe_server
 
 LONGEST_KEYS = sorted((key for key in tzdb.zone_names() if "/" in key), key=len, reverse=True)[:5]
 ACCEPTED: list[tuple[str, dict[str, Any]]] = [

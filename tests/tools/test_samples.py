@@ -14,7 +14,8 @@ from mcp.server.lowlevel.server import Server
 from horologe.config import Settings
 from horologe.tools import registry
 from tests.calls import call
-from tests.conftest import IN_PROCESS, connect
+from tests.conftest import IN_PROCESS
+from tests.fixtures import connect
 from tests.samples import SAMPLES, sample_calls
 
 pytestmark = pytest.mark.anyio
