@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -86,38 +85,20 @@ def test_the_cli_calls_lists_and_clears_state(tmp_path: Path) -> None:
     assert run("state", "list").stdout.strip() == "no stored state"
 
 
-async def test_the_server_span_is_a_child_of_the_client_span(tmp_path: Path) -> None:
+def test_the_server_span_is_a_child_of_the_client_span() -> None:
+    # In a process of its own (tests/e2e/spans_child.py): a tracer provider is set once per process, and in a shared
+    # worker it traced every later test there (each server built after it had the span stage).
     pytest.importorskip("opentelemetry.sdk")
-    from opentelemetry import trace
-    from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-    from opentelemetry.trace import SpanKind
-
-    from horologe.clock import SystemClock
-    from horologe.config import load_settings
-    from horologe.protocol.server import build_server
-
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    trace.set_tracer_provider(provider)
-    from mcp.client import Client
-
-    server = build_server(load_settings(), SystemClock())
-    async with Client(server, mode="legacy", cache=None) as client:
-        with trace.get_tracer("test").start_as_current_span("user action"):
-            await client.call_tool("get_current_time", {"timezone": "Europe/Vienna"})
-    spans = exporter.get_finished_spans()
-
-    def attributes(span: ReadableSpan) -> Mapping[str, object]:
-        assert span.attributes is not None, span
-        return span.attributes
-
-    server_span = next(s for s in spans if s.name == "tools/call get_current_time" and s.kind == SpanKind.SERVER)
-    client_span = next(
-        s for s in spans if s.kind == SpanKind.CLIENT and attributes(s).get("mcp.method.name") == "tools/call"
+    child = subprocess.run(
+        [sys.executable, "-m", "tests.e2e.spans_child"],
+        cwd=Path(__file__).parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
-    assert server_span.parent is not None and server_span.parent.span_id == client_span.context.span_id
-    assert server_span.context.trace_id == client_span.context.trace_id
-    assert attributes(server_span)["gen_ai.tool.name"] == "get_current_time"
+    assert child.returncode == 0, child.stderr
+    spans = json.loads(child.stdout)
+    assert spans["server_parent_span_id"] is not None and spans["server_parent_span_id"] == spans["client_span_id"]
+    assert spans["server_trace_id"] == spans["client_trace_id"]
+    assert spans["server_tool_name"] == "get_current_time"
