@@ -1,14 +1,17 @@
 """Run by tests/e2e/test_state_stdio.py in a process of its own: installs an OpenTelemetry tracer provider (which can
 be set once per process and would leave every later test of a shared process traced), calls a tool through the SDK's
-client inside a span, and prints what the two spans of that call say about each other as one JSON object."""
+client inside a span, then makes a tool error and a refused request, and prints what the spans say as one JSON object:
+how the two spans of the first call relate, and the status and error type of the other two."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 
 import anyio
 from mcp.client import Client
+from mcp.shared.exceptions import MCPError
 from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -34,6 +37,9 @@ async def main() -> None:
     async with Client(server, mode="legacy", cache=None) as client:
         with trace.get_tracer("test").start_as_current_span("user action"):
             await client.call_tool("get_current_time", {"timezone": "Europe/Vienna"})
+        await client.call_tool("get_timezone_info", {"timezone": "Mars/Olympus"})
+        with contextlib.suppress(MCPError):  # the span of the refused read is what is reported
+            await client.read_resource("timezone://Nowhere/Else")
     spans = exporter.get_finished_spans()
     server_span = next(s for s in spans if s.name == "tools/call get_current_time" and s.kind == SpanKind.SERVER)
     client_span = next(
@@ -47,6 +53,11 @@ async def main() -> None:
                 "server_trace_id": server_span.context.trace_id,
                 "client_trace_id": client_span.context.trace_id,
                 "server_tool_name": attributes(server_span).get("gen_ai.tool.name"),
+                "failed": {
+                    span.name: [span.status.status_code.name, attributes(span).get("error.type")]
+                    for span in spans
+                    if span.kind == SpanKind.SERVER and span.name in ("tools/call get_timezone_info", "resources/read")
+                },
             }
         )
     )

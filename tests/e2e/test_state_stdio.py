@@ -85,7 +85,7 @@ def test_the_cli_calls_lists_and_clears_state(tmp_path: Path) -> None:
     assert run("state", "list").stdout.strip() == "no stored state"
 
 
-def test_the_server_span_is_a_child_of_the_client_span() -> None:
+def test_the_server_span_is_a_child_of_the_client_span_and_errors_mark_it() -> None:
     # In a process of its own (tests/e2e/spans_child.py): a tracer provider is set once per process, and in a shared
     # worker it traced every later test there (each server built after it had the span stage).
     pytest.importorskip("opentelemetry.sdk")
@@ -102,3 +102,7 @@ def test_the_server_span_is_a_child_of_the_client_span() -> None:
     assert spans["server_parent_span_id"] is not None and spans["server_parent_span_id"] == spans["client_span_id"]
     assert spans["server_trace_id"] == spans["client_trace_id"]
     assert spans["server_tool_name"] == "get_current_time"
+    assert spans["failed"] == {
+        "tools/call get_timezone_info": ["ERROR", "tool_error"],
+        "resources/read": ["ERROR", "-32602"],
+    }
