@@ -12,6 +12,7 @@ import pytest
 
 from horologe.client.connect import ClientOptions, connect
 from horologe.client.context import ContextSettings
+from tests.e2e import processes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 SERVER = f"{sys.executable} -m horologe serve --toolsets default,memory"
@@ -89,14 +90,7 @@ def test_the_server_span_is_a_child_of_the_client_span_and_errors_mark_it() -> N
     # In a process of its own (tests/e2e/spans_child.py): a tracer provider is set once per process, and in a shared
     # worker it traced every later test there (each server built after it had the span stage).
     pytest.importorskip("opentelemetry.sdk")
-    child = subprocess.run(
-        [sys.executable, "-m", "tests.e2e.spans_child"],
-        cwd=Path(__file__).parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    child = processes.run([sys.executable, "-m", "tests.e2e.spans_child"], cwd=Path(__file__).parents[2], timeout=120)
     assert child.returncode == 0, child.stderr
     spans = json.loads(child.stdout)
     assert spans["server_parent_span_id"] is not None and spans["server_parent_span_id"] == spans["client_span_id"]
