@@ -18,9 +18,7 @@ from horologe.config import Settings
 from horologe.http.app import create_app
 from horologe.http.asgi import replay
 from tests.asgi import running
-from tests.conftest import FIXED_NOW
-
-BASE_URL = "http://127.0.0.1:8080"
+from tests.conftest import BASE_URL, FIXED_NOW
 
 
 @pytest.fixture

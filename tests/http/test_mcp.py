@@ -20,8 +20,7 @@ from horologe.tools.schemas import Arguments
 from horologe.tools.spec import ToolOptions, ToolSpec
 from horologe.tools.time import TOOLS
 from tests.asgi import running
-from tests.conftest import FIXED_NOW
-from tests.http.conftest import BASE_URL
+from tests.conftest import BASE_URL, FIXED_NOW
 from tests.http.test_rest import ENVELOPE, MODERN, mcp_call
 
 pytestmark = pytest.mark.anyio
