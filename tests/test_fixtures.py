@@ -1,0 +1,39 @@
+"""The shared fixtures' shortcuts (tests/fixtures.py) still rest on what they assume."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator, SchemaError
+from mcp.server.lowlevel.server import Server
+
+from horologe.config import Settings
+from tests.conftest import IN_PROCESS
+from tests.fixtures import SchemaChecks, connect
+
+
+@pytest.mark.anyio
+async def test_each_session_asks_for_the_output_schema_check_and_it_runs_once(
+    server: Server[Any], settings: Settings, schema_checks: SchemaChecks
+) -> None:
+    asked, run = schema_checks.asked, schema_checks.run
+    for _ in range(2):
+        async with AsyncExitStack() as stack:
+            client = await connect(server, settings, IN_PROCESS, stack)
+            result = await client.call_tool(
+                "convert_timezone", {"timestamp": "2026-03-29T00:30:00Z", "to_timezone": "UTC"}
+            )
+            assert not result.is_error
+    # The SDK still checks the schema in each session (else the shortcut is dead code), and only the first check ran.
+    assert schema_checks.asked - asked == 2
+    assert schema_checks.run - run <= 1
+
+
+def test_a_schema_that_fails_the_check_fails_it_every_time(schema_checks: SchemaChecks) -> None:
+    run = schema_checks.run
+    for _ in range(2):
+        with pytest.raises(SchemaError):
+            Draft202012Validator.check_schema({"type": 12})
+    assert schema_checks.run - run == 2
