@@ -86,9 +86,9 @@ class SchemaChecks:
 
     The SDK's client checks each tool's output schema against the JSON Schema metaschema in every session, before it
     validates that tool's first result: 5-23 ms a schema with jsonschema, against under 2 ms for the call itself, and
-    6 of a `make test-fast`'s ~115 CPU seconds, since nearly every test opens a session of its own. The check is a
-    function of the schema alone, so a schema that passed once passes again; one that fails is checked (and fails)
-    every time. Held by tests/test_fixtures.py.
+    nearly every test opens a session of its own (a `make test-fast` took 126-128 CPU seconds so, 109-114 with each
+    schema checked once). The check is a function of the schema alone, so a schema that passed once passes again; one
+    that fails is checked (and fails) every time. Held by tests/test_fixtures.py.
     """
 
     def __init__(self) -> None:
