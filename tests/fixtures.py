@@ -7,6 +7,7 @@ any worker started).
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
@@ -40,9 +41,22 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+_PREFERENCES = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def preferences_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the `settings` of each test keep their local preferences file, each in a directory of its own."""
+    return tmp_path_factory.mktemp("preferences")
+
+
 @pytest.fixture
-def settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Settings:
-    """Default settings with every toolset on (the tests cover every tool) and a fresh local preferences file."""
+def settings(monkeypatch: pytest.MonkeyPatch, preferences_root: Path) -> Settings:
+    """Default settings with every toolset on (the tests cover every tool) and a local preferences file of their own.
+
+    The file's directory is made by the server's first write, which few tests make: a `tmp_path` for each test was a
+    directory made and removed around nearly every test.
+    """
     for name in (
         "DEFAULT_TIMEZONE",
         "HOROLOGE_DEFAULT_TIMEZONE",
@@ -55,7 +69,7 @@ def settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Settings:
     # `budget_exceeded`. Tests of budgets set their own.
     overrides: dict[str, dict[str, Any]] = {
         "capabilities": {"toolsets": ["all"]},
-        "state": {"local_path": str(tmp_path / "preferences.json")},
+        "state": {"local_path": str(preferences_root / str(next(_PREFERENCES)) / "preferences.json")},
         "execution": {"budget_seconds": 60},
         "http": {"request_timeout_seconds": 120},
     }
