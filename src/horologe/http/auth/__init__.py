@@ -109,7 +109,7 @@ def build_verifier(auth: AuthSection, clock: Clock | None = None) -> TokenVerifi
 @cache
 def _tls() -> ssl.SSLContext:
     """The TLS context every verifier's client uses, made once: httpx's own default, whose CA certificates took
-    20-50 ms to load for each client (twice at start-up with JWKS and introspection; once per test app)."""
+    20-50 ms to load for each client (twice at start-up with both JWKS and introspection)."""
     return httpx2.create_ssl_context()
 
 
