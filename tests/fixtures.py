@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -50,12 +51,26 @@ def preferences_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("preferences")
 
 
+# A tool budget that no ordinary call reaches even on a loaded machine under coverage: tool work is stopped at its
+# budget wherever it loops, so a slow moment would otherwise turn a test of a behaviour into `budget_exceeded`. Tests
+# of budgets set their own.
+TEST_OVERRIDES: dict[str, dict[str, Any]] = {
+    "capabilities": {"toolsets": ["all"]},
+    "execution": {"budget_seconds": 60},
+    "http": {"request_timeout_seconds": 120},
+}
+_LOADED: dict[frozenset[tuple[str, str]], Settings] = {}
+
+
 @pytest.fixture
 def settings(monkeypatch: pytest.MonkeyPatch, preferences_root: Path) -> Settings:
     """Default settings with every toolset on (the tests cover every tool) and a local preferences file of their own.
 
-    The file's directory is made by the server's first write, which few tests make: a `tmp_path` for each test was a
-    directory made and removed around nearly every test.
+    Without a config file, settings are read from the environment and `TEST_OVERRIDES` only, so they are loaded once
+    per distinct environment (reading it with pydantic-settings took about 1 ms, in nearly every test); a keys file
+    the environment names would be read at its first load only. Settings are frozen; each test gets a copy with its
+    own preferences path. The file's directory is made by the server's first write, which few tests make: a
+    `tmp_path` for each test was a directory made and removed around nearly every test.
     """
     for name in (
         "DEFAULT_TIMEZONE",
@@ -64,16 +79,12 @@ def settings(monkeypatch: pytest.MonkeyPatch, preferences_root: Path) -> Setting
         "HOROLOGE_TOOLSETS",
     ):
         monkeypatch.delenv(name, raising=False)
-    # A tool budget that no ordinary call reaches even on a loaded machine under coverage: tool work is stopped at
-    # its budget wherever it loops, so a slow moment would otherwise turn a test of a behaviour into
-    # `budget_exceeded`. Tests of budgets set their own.
-    overrides: dict[str, dict[str, Any]] = {
-        "capabilities": {"toolsets": ["all"]},
-        "state": {"local_path": str(preferences_root / str(next(_PREFERENCES)) / "preferences.json")},
-        "execution": {"budget_seconds": 60},
-        "http": {"request_timeout_seconds": 120},
-    }
-    return load_settings(overrides=overrides)
+    environment = frozenset(os.environ.items())
+    loaded = _LOADED.get(environment)
+    if loaded is None:
+        loaded = _LOADED[environment] = load_settings(overrides=TEST_OVERRIDES)
+    path = preferences_root / str(next(_PREFERENCES)) / "preferences.json"
+    return loaded.model_copy(update={"state": loaded.state.model_copy(update={"local_path": path})})
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator, SchemaError
 from mcp.server.lowlevel.server import Server
 
-from horologe.config import Settings
+from horologe.config import Settings, load_settings
 from tests.conftest import IN_PROCESS
-from tests.fixtures import SchemaChecks, connect
+from tests.fixtures import TEST_OVERRIDES, SchemaChecks, connect
 
 
 @pytest.mark.anyio
@@ -37,3 +38,21 @@ def test_a_schema_that_fails_the_check_fails_it_every_time(schema_checks: Schema
         with pytest.raises(SchemaError):
             Draft202012Validator.check_schema({"type": 12})
     assert schema_checks.run - run == 2
+
+
+def test_settings_follow_the_environment_of_the_test_that_asks(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOROLOGE_LOGGING__LEVEL", "ERROR")
+    monkeypatch.setenv("HOROLOGE_SERVER__PORT", "9123")
+    settings: Settings = request.getfixturevalue("settings")
+    assert (settings.logging.level, settings.server.port) == ("ERROR", 9123)
+    assert load_settings(overrides=TEST_OVERRIDES).model_copy(update={"state": settings.state}) == settings
+
+
+def test_settings_are_what_loading_gives_with_a_preferences_file_of_their_own(
+    settings: Settings, preferences_root: Path
+) -> None:
+    fresh = load_settings(overrides=TEST_OVERRIDES)
+    assert settings.state.local_path is not None and settings.state.local_path.parent.parent == preferences_root
+    assert settings.model_copy(update={"state": fresh.state}) == fresh
