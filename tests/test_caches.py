@@ -18,7 +18,7 @@ KEYED_BY_SERVER_DATA = {
     "horologe.core.tzdb._compiled": "a canonical database zone key",
     "horologe.core.relative_grammar._table": "one of the grammar's languages and one of its table names",
     "horologe.i18n.catalog.translations": "one of the server's catalog languages",
-    "horologe.protocol.listing.tool_model": "a tool spec, a catalog language, a setting",
+    "horologe.protocol.listing.tool_entry": "a tool spec, a catalog language, a setting",
     "horologe.tools.registry.tool_schemas": "a tool spec",
     "horologe.protocol.handlers.declares_mcp_headers": "a tool spec",
 }

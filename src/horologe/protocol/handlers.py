@@ -36,7 +36,7 @@ from horologe.protocol.errors import (
     tool_error,
 )
 from horologe.protocol.execution import Executor
-from horologe.protocol.listing import localized_entries, one_page, tool_model
+from horologe.protocol.listing import localized_entries, one_page, tool_entry
 from horologe.protocol.progress import send_progress
 from horologe.tools.registry import TOOLSET_OF, tool_schemas
 from horologe.tools.spec import ToolOptions, ToolSpec
@@ -135,12 +135,12 @@ class Handlers:
         spec = self.offered.get(name)
         return None if spec is None or not declares_mcp_headers(spec) else tool_schemas(spec)[0]
 
-    async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def list_tools(self, ctx: Ctx, params: types.PaginatedRequestParams | None) -> dict[str, Any]:
         """The offered tools with schemas, and titles and annotations in the request's language."""
         one_page(params)
         tag = context_of(ctx).language.tag
-        listed = [tool_model(spec, tag, self.translate_descriptions, self.default_zone) for spec in self.tools]
-        return types.ListToolsResult(tools=listed)
+        tools = [tool_entry(spec, tag, self.translate_descriptions, self.default_zone) for spec in self.tools]
+        return {"tools": tools, "resultType": "complete"}  # a legacy answer drops resultType (the SDK's sieve)
 
     async def call_tool(self, ctx: Ctx, params: types.CallToolRequestParams) -> dict[str, Any]:
         """Run a tool for an MCP request; a result carries the context report in `_meta` when there is one."""

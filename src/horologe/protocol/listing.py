@@ -25,11 +25,18 @@ def one_page(params: types.PaginatedRequestParams | None) -> None:
 
 
 @cache
-def tool_model(
+def tool_entry(
     spec: ToolSpec, language: str = "en", descriptions: bool = False, default_zone: str = "UTC"
-) -> types.Tool:
-    """The SDK model of a tool in a language, computed once per tool, language and default zone."""
-    return types.Tool.model_validate(tool_definition(spec, language, descriptions, default_zone))
+) -> dict[str, Any]:
+    """A tool as `tools/list` sends it in a language (checked against the SDK's model), computed once per tool,
+    language and default zone.
+
+    Handlers answer with these dicts, not with models: the SDK dumped a result model on every `tools/list` (about
+    0.5 ms for the 16 tools) before it validates and dumps the result again for the wire, which it does to a dict too.
+    """
+    return types.Tool.model_validate(tool_definition(spec, language, descriptions, default_zone)).model_dump(
+        by_alias=True, mode="json", exclude_none=True
+    )
 
 
 def tool_definition(
