@@ -62,15 +62,27 @@ TEST_OVERRIDES: dict[str, dict[str, Any]] = {
 _LOADED: dict[frozenset[tuple[str, str]], Settings] = {}
 
 
+def loaded_settings() -> Settings:
+    """`load_settings(overrides=TEST_OVERRIDES)` in this environment, loaded once per distinct environment.
+
+    Without a config file, settings are read from the environment and the overrides only (reading them with
+    pydantic-settings took about 1 ms). `PYTEST_CURRENT_TEST`, which pytest rewrites in every phase of every test and
+    settings never read, is left out of the key; a keys file the environment names is read at the first load only.
+    """
+    environment = frozenset(item for item in os.environ.items() if item[0] != "PYTEST_CURRENT_TEST")
+    loaded = _LOADED.get(environment)
+    if loaded is None:
+        loaded = _LOADED[environment] = load_settings(overrides=TEST_OVERRIDES)
+    return loaded
+
+
 @pytest.fixture
 def settings(monkeypatch: pytest.MonkeyPatch, preferences_root: Path) -> Settings:
     """Default settings with every toolset on (the tests cover every tool) and a local preferences file of their own.
 
-    Without a config file, settings are read from the environment and `TEST_OVERRIDES` only, so they are loaded once
-    per distinct environment (reading it with pydantic-settings took about 1 ms, in nearly every test); a keys file
-    the environment names would be read at its first load only. Settings are frozen; each test gets a copy with its
-    own preferences path. The file's directory is made by the server's first write, which few tests make: a
-    `tmp_path` for each test was a directory made and removed around nearly every test.
+    The settings of this environment (`loaded_settings`; they are frozen) with the test's own preferences path. The
+    file's directory is made by the server's first write, which few tests make: a `tmp_path` for each test was a
+    directory made and removed around nearly every test.
     """
     for name in (
         "DEFAULT_TIMEZONE",
@@ -79,10 +91,7 @@ def settings(monkeypatch: pytest.MonkeyPatch, preferences_root: Path) -> Setting
         "HOROLOGE_TOOLSETS",
     ):
         monkeypatch.delenv(name, raising=False)
-    environment = frozenset(os.environ.items())
-    loaded = _LOADED.get(environment)
-    if loaded is None:
-        loaded = _LOADED[environment] = load_settings(overrides=TEST_OVERRIDES)
+    loaded = loaded_settings()
     path = preferences_root / str(next(_PREFERENCES)) / "preferences.json"
     return loaded.model_copy(update={"state": loaded.state.model_copy(update={"local_path": path})})
 

@@ -12,7 +12,7 @@ from mcp.server.lowlevel.server import Server
 
 from horologe.config import Settings, load_settings
 from tests.conftest import IN_PROCESS
-from tests.fixtures import TEST_OVERRIDES, SchemaChecks, connect
+from tests.fixtures import TEST_OVERRIDES, SchemaChecks, connect, loaded_settings
 
 
 @pytest.mark.anyio
@@ -56,3 +56,11 @@ def test_settings_are_what_loading_gives_with_a_preferences_file_of_their_own(
     fresh = load_settings(overrides=TEST_OVERRIDES)
     assert settings.state.local_path is not None and settings.state.local_path.parent.parent == preferences_root
     assert settings.model_copy(update={"state": fresh.state}) == fresh
+
+
+def test_settings_are_loaded_again_only_for_another_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = loaded_settings()
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "another test (call)")  # what pytest rewrites in every test
+    assert loaded_settings() is first
+    monkeypatch.setenv("HOROLOGE_LOGGING__LEVEL", "ERROR")
+    assert loaded_settings().logging.level == "ERROR"
